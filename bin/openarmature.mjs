@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `openarmature` command. The package ships TypeScript sources; tsx compiles them on load.
+import { register } from "tsx/esm/api";
+import { fileURLToPath } from "node:url";
+
+register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
+const { main } = await import("../src/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,111 @@
+/**
+ * `openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE]`
+ *
+ * Runs conformance fixtures without mocha's CLI: a progress bar on a terminal, failures as they
+ * happen, and a per-capability table (passed / failed / skipped / seconds) at the end. Exits 1
+ * when any case failed, 2 on a usage error.
+ */
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { loadConformance } from "../conformance/setup.ts";
+import { discoverFixtures, resolveRoots } from "../conformance/discovery.ts";
+import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type CaseResult } from "../conformance/run.ts";
+import { formatCategories, formatSummary, writeJsonReport } from "../conformance/report.ts";
+import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
+import { Progress } from "./progress.ts";
+
+const PROJECT_SPEC = fileURLToPath(new URL("../../spec", import.meta.url));
+
+const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--quiet]
+
+  --spec DIR         a fixture root holding <capability>/conformance/*.yaml (repeatable);
+                     default: $OA_SPEC_ROOTS (':'-separated), else the project's own spec/
+  --capability NAME  only fixtures of this capability directory (repeatable)
+  --grep RE          only fixtures whose id (<capability>/<NNN-name>) matches RE
+  --json FILE        write one record per case to FILE
+  --max-failures N   print at most N failure details (default 40; the table always prints)
+  --quiet            no per-failure details`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v") {
+    process.stdout.write(`openarmature ${PACKAGE_VERSION} (conformance-adapter ${ADAPTER_VERSION})\n`);
+    return 0;
+  }
+  if (command !== "conform") {
+    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n`);
+    return command === "--help" ? 0 : 2;
+  }
+  let args;
+  try {
+    args = parseArgs({
+      args: rest,
+      options: {
+        spec: { type: "string", multiple: true, default: [] },
+        capability: { type: "string", multiple: true, default: [] },
+        grep: { type: "string" },
+        json: { type: "string" },
+        "max-failures": { type: "string", default: "40" },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const maxFailures = Number(args["max-failures"]);
+  let grep: RegExp | undefined;
+  try {
+    grep = args.grep !== undefined ? new RegExp(args.grep) : undefined;
+  } catch (err) {
+    process.stderr.write(`--grep: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const roots = resolveRoots(args.spec, process.env.OA_SPEC_ROOTS, PROJECT_SPEC);
+  let fixtures;
+  try {
+    fixtures = discoverFixtures(roots, { capabilities: args.capability.length > 0 ? args.capability : undefined, grep });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const registry = await loadConformance();
+  const prepared = fixtures.map(prepareFixture);
+  const total = prepared.reduce((n, p) => n + Math.max(1, p.cases.length), 0);
+  process.stdout.write(`openarmature conform: ${fixtures.length} fixtures, ${total} cases from ${roots.join(", ")}\n`);
+
+  const progress = new Progress(total, process.stderr);
+  const results: CaseResult[] = [];
+  let shown = 0;
+  const report = (r: CaseResult): void => {
+    results.push(r);
+    progress.tick(r);
+    if (r.status === "failed" && !args.quiet && shown < maxFailures) {
+      shown++;
+      progress.log(`✗ ${caseTitle(r.fixture, r.case)}\n    ${(r.message ?? "").trimEnd().split("\n").slice(0, 12).join("\n    ")}\n`);
+    }
+  };
+  for (const p of prepared) {
+    if (p.error !== null) {
+      report(fixtureErrorResult(p.fixture, p.error));
+      continue;
+    }
+    for (const c of p.cases) report(await runCaseToResult(c, registry));
+  }
+  progress.done();
+  const failed = results.filter((r) => r.status === "failed").length;
+  if (failed > shown && !args.quiet) process.stdout.write(`(${failed - shown} more failures not shown; see --json or --max-failures)\n`);
+  process.stdout.write(`\n${formatSummary(results)}\n`);
+  if (failed > 0) process.stdout.write(`\nfailures by category:\n${formatCategories(results)}\n`);
+  if (args.json !== undefined) {
+    writeJsonReport(args.json, results);
+    process.stdout.write(`\nwrote ${results.length} records to ${args.json}\n`);
+  }
+  return failed > 0 ? 1 : 0;
+}

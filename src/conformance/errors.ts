@@ -1,0 +1,132 @@
+/**
+ * Conformance-adapter §9 error categories, as typed errors.
+ *
+ * Every failure the adapter raises carries a category (one of the four §9 defines, or
+ * `assertion_failed`, the project's category for a written assertion that did not hold)
+ * and the location in the fixture it came from. They fail the case's test with that
+ * category; none of them is ever turned into a skip.
+ */
+
+/** A place in a fixture file: the file, a 1-based line/column when known, and the key path. */
+export interface FixtureLocation {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly path: ReadonlyArray<string | number>;
+}
+
+/** The categories §9 defines, plus the project's own `assertion_failed`. */
+export type AdapterErrorCategory =
+  | "fixture_directive_unknown"
+  | "fixture_schema_invalid"
+  | "fixture_version_unsupported"
+  | "harness_primitive_missing"
+  | "assertion_failed";
+
+/** `a.b[2].c` for a key path. */
+export function formatPath(path: ReadonlyArray<string | number>): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+/** `spec/x/conformance/001-a.yaml:12:5 (nodes.a.update)` */
+export function formatLocation(loc: FixtureLocation): string {
+  const pos = loc.line !== undefined ? `:${loc.line}${loc.column !== undefined ? `:${loc.column}` : ""}` : "";
+  const path = loc.path.length > 0 ? ` (${formatPath(loc.path)})` : "";
+  return `${loc.file}${pos}${path}`;
+}
+
+/** Base class of every adapter-layer error. */
+export class ConformanceError extends Error {
+  constructor(
+    readonly category: AdapterErrorCategory,
+    message: string,
+    readonly location: FixtureLocation,
+    options?: { cause?: unknown },
+  ) {
+    super(`${category}: ${message} at ${formatLocation(location)}`, options);
+    this.name = "ConformanceError";
+  }
+  /** The message without the category prefix and location suffix. */
+  get detail(): string {
+    const prefix = `${this.category}: `;
+    const suffix = ` at ${formatLocation(this.location)}`;
+    let m = this.message;
+    if (m.startsWith(prefix)) m = m.slice(prefix.length);
+    if (m.endsWith(suffix)) m = m.slice(0, -suffix.length);
+    return m;
+  }
+}
+
+/** §9: a directive the adapter does not recognize at that position in that directory. */
+export class FixtureDirectiveUnknown extends ConformanceError {
+  constructor(
+    readonly directives: ReadonlyArray<{ name: string; position: string; location: FixtureLocation }>,
+  ) {
+    const first = directives[0];
+    if (first === undefined) throw new RangeError("FixtureDirectiveUnknown needs at least one directive");
+    const rest = directives.length > 1
+      ? `; also ${directives.slice(1).map((d) => `'${d.name}' at ${formatLocation(d.location)}`).join(", ")}`
+      : "";
+    super(
+      "fixture_directive_unknown",
+      `no directive '${first.name}' is recognized at position '${first.position}'${rest}`,
+      first.location,
+    );
+    this.name = "FixtureDirectiveUnknown";
+  }
+}
+
+/** §9: the YAML is structurally broken, a parameter is malformed, or a co-occurrence rule is violated. */
+export class FixtureSchemaInvalid extends ConformanceError {
+  constructor(message: string, location: FixtureLocation, options?: { cause?: unknown }) {
+    super("fixture_schema_invalid", message, location, options);
+    this.name = "FixtureSchemaInvalid";
+  }
+}
+
+/** §9 / §4.4: the fixture declares a conformance_version above the adapter's. */
+export class FixtureVersionUnsupported extends ConformanceError {
+  constructor(readonly fixtureVersion: string, readonly adapterVersion: string, location: FixtureLocation) {
+    super(
+      "fixture_version_unsupported",
+      `fixture declares conformance_version ${fixtureVersion}, above this adapter's ${adapterVersion}`,
+      location,
+    );
+    this.name = "FixtureVersionUnsupported";
+  }
+}
+
+/** §9: the fixture names a harness primitive (backend, observer kind, ...) the adapter does not provide. */
+export class HarnessPrimitiveMissing extends ConformanceError {
+  constructor(readonly primitive: string, message: string, location: FixtureLocation) {
+    super("harness_primitive_missing", message, location);
+    this.name = "HarnessPrimitiveMissing";
+  }
+}
+
+/** A written assertion did not hold; carries every mismatch found in the case. */
+export class AssertionFailed extends ConformanceError {
+  constructor(readonly mismatches: ReadonlyArray<string>, location: FixtureLocation) {
+    const shown = mismatches.slice(0, 20);
+    const more = mismatches.length > shown.length ? `\n  ... and ${mismatches.length - shown.length} more` : "";
+    super(
+      "assertion_failed",
+      `${mismatches.length} assertion mismatch${mismatches.length === 1 ? "" : "es"}:\n  ${shown.join("\n  ")}${more}\n`,
+      location,
+    );
+    this.name = "AssertionFailed";
+  }
+}
+
+/** A case skipped because a §5.17 capability gate is not met. Not an error: a recognized skip. */
+export class CapabilitySkip extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "CapabilitySkip";
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The directive registry (conformance-adapter §5 *Definition homes*).
+ *
+ * `@directive({ name, at, home })` registers a class in a tsyringe container under a token per
+ * (position, home, name). Lookup for a fixture under capability directory `dir`:
+ * - a per-directory definition is recognized only for fixtures under its own directory;
+ * - where a general and a per-directory definition share a name, the general one governs: the
+ *   per-directory class must refine it (extend its class), and then the refinement is used.
+ */
+import "reflect-metadata";
+import { container as rootContainer, Lifecycle, type DependencyContainer } from "tsyringe";
+import type { Directive, DirectiveMeta, Home, Position } from "./directive.ts";
+
+export type DirectiveClass = new () => Directive;
+
+interface Registration {
+  readonly meta: DirectiveMeta;
+  readonly cls: DirectiveClass;
+  readonly token: string;
+}
+
+export interface Lookup {
+  readonly directive: Directive;
+  readonly meta: DirectiveMeta;
+  readonly groups: Readonly<Record<string, string>>;
+}
+
+export class DirectiveRegistry {
+  private readonly exact = new Map<string, Registration>(); // `${at}\0${home}\0${name}`
+  private readonly patterns: Registration[] = [];
+  private readonly all: Registration[] = [];
+
+  constructor(readonly container: DependencyContainer = rootContainer.createChildContainer()) {}
+
+  register(meta: DirectiveMeta, cls: DirectiveClass): void {
+    const positions: ReadonlyArray<Position> = typeof meta.at === "string" ? [meta.at] : meta.at;
+    for (const at of positions) {
+      const nameKey = typeof meta.name === "string" ? meta.name : `/${meta.name.source}/`;
+      const token = `directive:${at}:${meta.home}:${nameKey}`;
+      if (this.container.isRegistered(token)) {
+        const prev = this.exact.get(key(at, meta.home, nameKey)) ?? this.patterns.find((p) => p.token === token);
+        if (prev?.cls === cls) continue;
+        throw new Error(`directive '${nameKey}' at '${at}' is registered twice for home '${meta.home}' (${prev?.cls.name} and ${cls.name})`);
+      }
+      if (meta.home !== "general" && typeof meta.name === "string") {
+        const general = this.exact.get(key(at, "general", meta.name));
+        if (general && !(cls.prototype instanceof general.cls)) {
+          throw new Error(
+            `per-directory directive '${meta.name}' (${meta.home}) must refine the general definition: make ${cls.name} extend ${general.cls.name}`,
+          );
+        }
+      }
+      this.container.register(token, { useClass: cls }, { lifecycle: Lifecycle.Singleton });
+      const reg: Registration = { meta: { ...meta, at }, cls, token };
+      this.all.push(reg);
+      if (typeof meta.name === "string") this.exact.set(key(at, meta.home, meta.name), reg);
+      else this.patterns.push(reg);
+    }
+  }
+
+  /** The directive for `name` at `at` in a fixture under directory `dir`, or undefined. */
+  lookup(at: Position, name: string, dir: string): Lookup | undefined {
+    const local = this.exact.get(key(at, dir, name));
+    const general = this.exact.get(key(at, "general", name));
+    const chosen = local ?? general;
+    if (chosen) return { directive: this.container.resolve<Directive>(chosen.token), meta: chosen.meta, groups: {} };
+    for (const homeWanted of [dir, "general"] as const) {
+      for (const p of this.patterns) {
+        if (p.meta.at !== at || p.meta.home !== homeWanted) continue;
+        const m = (p.meta.name as RegExp).exec(name);
+        if (m && m[0] === name) {
+          return { directive: this.container.resolve<Directive>(p.token), meta: p.meta, groups: { ...(m.groups ?? {}) } };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Every registration, for listings and docs. */
+  list(): ReadonlyArray<{ meta: DirectiveMeta; className: string }> {
+    return this.all.map((r) => ({ meta: r.meta, className: r.cls.name }));
+  }
+
+  homes(): Set<Home> {
+    return new Set(this.all.map((r) => r.meta.home));
+  }
+}
+
+function key(at: Position, home: Home, name: string): string {
+  return `${at}\0${home}\0${name}`;
+}
+
+/** The registry the `@directive` decorator writes to; bundles populate it when imported. */
+export const defaultRegistry = new DirectiveRegistry();
+
+/** Make a decorator bound to a registry (tests use their own). */
+export function directiveDecorator(registry: DirectiveRegistry) {
+  return function directive(meta: DirectiveMeta) {
+    return function <C extends DirectiveClass>(cls: C): C {
+      registry.register(meta, cls);
+      return cls;
+    };
+  };
+}
+
+/** Register a directive class in the default registry. */
+export const directive = directiveDecorator(defaultRegistry);

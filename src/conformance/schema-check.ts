@@ -1,0 +1,50 @@
+/**
+ * ajv validation of directive values. Schemas are compiled once per directive class; a violation
+ * is `fixture_schema_invalid` naming the file, line and the key path down to the offending value.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { FixtureSchemaInvalid } from "./errors.ts";
+import type { Directive } from "./directive.ts";
+import type { FixtureSource, KeyPath } from "./source.ts";
+
+const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true });
+const compiled = new WeakMap<object, ValidateFunction>();
+
+export function validateDirectiveValue(d: Directive, value: unknown, path: KeyPath, source: FixtureSource, name: string): void {
+  const schema = d.schema;
+  if (schema === undefined || schema === true) return;
+  let validate = compiled.get(d.constructor);
+  if (validate === undefined) {
+    validate = ajv.compile(schema as object);
+    compiled.set(d.constructor, validate);
+  }
+  if (validate(value)) return;
+  const err = validate.errors?.[0];
+  const sub = err ? pointerToPath(err.instancePath) : [];
+  throw new FixtureSchemaInvalid(`'${name}' ${describe(err)}`, source.locate([...path, ...sub]));
+}
+
+function pointerToPath(ptr: string): Array<string | number> {
+  if (ptr === "") return [];
+  return ptr.slice(1).split("/").map((s) => {
+    const k = s.replace(/~1/g, "/").replace(/~0/g, "~");
+    return /^\d+$/.test(k) ? Number(k) : k;
+  });
+}
+
+function describe(err: ErrorObject | undefined): string {
+  if (!err) return "is invalid";
+  const at = err.instancePath ? ` at ${err.instancePath}` : "";
+  switch (err.keyword) {
+    case "additionalProperties":
+      return `has an unknown key '${String((err.params as { additionalProperty: string }).additionalProperty)}'${at}`;
+    case "required":
+      return `is missing required key '${String((err.params as { missingProperty: string }).missingProperty)}'${at}`;
+    case "type":
+      return `must be ${String((err.params as { type: string }).type)}${at}`;
+    case "enum":
+      return `must be one of ${JSON.stringify((err.params as { allowedValues: unknown[] }).allowedValues)}${at}`;
+    default:
+      return `${err.message ?? "is invalid"}${at}`;
+  }
+}
