@@ -1,0 +1,179 @@
+import { expect } from "chai";
+import { DirectiveRegistry, directiveDecorator } from "../../src/conformance/registry.ts";
+import { runCaseToResult, prepareFixture } from "../../src/conformance/run.ts";
+import { runCase } from "../../src/conformance/interpreter.ts";
+import { Facet, Observation } from "../../src/conformance/observation.ts";
+import { SlotKey, type CheckContext, type ConfigureContext, type RunContext, type CallRecord } from "../../src/conformance/directive.ts";
+import { discoverFixtures } from "../../src/conformance/discovery.ts";
+import { casesOf, fixtureRoot, rejected } from "./helpers.ts";
+
+/** A toy capability: `value: N` sets a number, `expected.value` asserts it, `backend` names a primitive. */
+const reg = new DirectiveRegistry();
+const directive = directiveDecorator(reg);
+const ValueSlot = new SlotKey("value", () => ({ n: 0 }));
+const Value = new Facet<number>("value");
+
+@directive({ name: "value", at: "case", home: "general" })
+class ValueDirective {
+  readonly schema = { type: "integer" };
+  configure(v: number, ctx: ConfigureContext): void {
+    ctx.slot(ValueSlot).n = v;
+    ctx.setExecutor({
+      name: "toy",
+      async run(rc: RunContext): Promise<CallRecord[]> {
+        const n = rc.slot(ValueSlot).n;
+        const plans = rc.invocations.length > 0 ? rc.invocations : [rc.casePlan];
+        return plans.map((plan) => ({ plan, observation: new Observation(plan.name).set(Value, n + (plan.input<number>("add") ?? 0)) }));
+      },
+    });
+  }
+}
+@directive({ name: "expected", at: ["case", "invocation"], home: "general" })
+class Expected {
+  readonly schema = { type: "object" };
+  configure(v: Record<string, unknown>, ctx: ConfigureContext): Promise<void> {
+    return ctx.configureAll(ctx.resolve("expected", v, ctx.self.path));
+  }
+}
+@directive({ name: "value", at: "expected", home: "general" })
+class ExpectedValue {
+  check(v: number, obs: Observation, ctx: CheckContext): void {
+    ctx.match(v, obs.get(Value, ctx.locate(ctx.self.path)), null);
+  }
+}
+@directive({ name: "spans", at: "expected", home: "general" })
+class Spans {
+  readonly scope = "call" as const;
+  check(_v: unknown, obs: Observation, ctx: CheckContext): void {
+    obs.get(new Facet<unknown>("spans"), ctx.locate(ctx.self.path));
+  }
+}
+@directive({ name: "invocations", at: "case", home: "general" })
+class Invocations {
+  readonly schema = { type: "array", items: { type: "object" } };
+  async configure(v: Array<Record<string, unknown>>, ctx: ConfigureContext): Promise<void> {
+    for (const [i, inv] of v.entries()) {
+      const path = [...ctx.self.path, i];
+      const plan = ctx.newPlan(String(inv.name ?? i), path);
+      const { name: _n, ...rest } = inv;
+      await ctx.configureAll(ctx.resolve("invocation", rest, path), plan);
+    }
+  }
+}
+@directive({ name: "add", at: "invocation", home: "general" })
+class Add {
+  configure(v: number, ctx: ConfigureContext): void {
+    ctx.plan.setInput("add", v);
+  }
+}
+@directive({ name: "local_only", at: "case", home: "observability" })
+class LocalOnly {
+  configure(): void {}
+}
+void [ValueDirective, Expected, ExpectedValue, Spans, Invocations, Add, LocalOnly];
+
+const run = (text: string, capability = "graph-engine") => runCaseToResult(casesOf(text, capability)[0]!, reg);
+
+describe("interpreter", () => {
+  it("runs a case: configure, execute, check — and passes when the assertion holds", async () => {
+    const r = await run("value: 3\nexpected: {value: 3}\n");
+    expect(r).to.include({ status: "passed", category: null, fixture: "graph-engine/900-test", case: null });
+  });
+
+  it("fails with assertion_failed naming the path and both values when it does not", async () => {
+    const r = await run("value: 3\nexpected: {value: 4}\n");
+    expect(r.status).to.equal("failed");
+    expect(r.category).to.equal("assertion_failed");
+    expect(r.message).to.contain("expected.value");
+  });
+
+  it("raises fixture_directive_unknown naming every unknown key and its location", async () => {
+    const r = await run("value: 3\nbogus: 1\nexpected:\n  value: 3\n  nonsense: true\n");
+    expect(r.category).to.equal("fixture_directive_unknown");
+    expect(r.message).to.contain("'bogus'").and.contain("900-test.yaml:2:1");
+    expect(r.message).to.contain("'nonsense'").and.contain("(expected.nonsense)");
+  });
+
+  it("recognizes a per-directory directive only under its directory", async () => {
+    expect((await run("value: 1\nlocal_only: x\n", "observability")).status).to.equal("passed");
+    expect((await run("value: 1\nlocal_only: x\n", "graph-engine")).category).to.equal("fixture_directive_unknown");
+  });
+
+  it("turns an ajv violation into fixture_schema_invalid with the key's line", async () => {
+    const r = await run("expected: {value: 3}\nvalue: three\n");
+    expect(r.category).to.equal("fixture_schema_invalid");
+    expect(r.message).to.contain("'value' must be integer").and.contain(":2:");
+  });
+
+  it("a case with nothing to run is fixture_schema_invalid", async () => {
+    expect((await run("expected: {value: 3}\n")).category).to.equal("fixture_schema_invalid");
+  });
+
+  it("an observation the run did not produce is harness_primitive_missing", async () => {
+    const r = await run("value: 1\nexpected: {spans: []}\n");
+    expect(r.category).to.equal("harness_primitive_missing");
+  });
+
+  it("checks each invocation's block against its own call", async () => {
+    const ok = await run("value: 10\ninvocations:\n  - {name: a, add: 1, expected: {value: 11}}\n  - {name: b, add: 2, expected: {value: 12}}\n");
+    expect(ok.status).to.equal("passed");
+    const bad = await run("value: 10\ninvocations:\n  - {name: a, add: 1, expected: {value: 12}}\n");
+    expect(bad.category).to.equal("assertion_failed");
+  });
+
+  it("rejects a call-scoped assertion in the case-level block of a multi-invocation case", async () => {
+    const r = await run("value: 1\ninvocations: [{name: a}]\nexpected: {spans: []}\n");
+    expect(r.category).to.equal("fixture_schema_invalid");
+    expect(r.message).to.contain("reads one call's output");
+  });
+
+  it("a requires_capability gate the adapter does not meet is a skip naming the capability", async () => {
+    const r = await run("requires_capability: {llm_strict_native_schema: true}\nvalue: 1\n");
+    expect(r.status).to.equal("skipped");
+    expect(r.message).to.contain("llm_strict_native_schema");
+    const met = await runCaseToResult(casesOf("requires_capability: {llm_strict_native_schema: false}\nvalue: 1\n")[0]!, reg);
+    expect(met.status).to.equal("passed");
+  });
+
+  it("a malformed requires_capability is fixture_schema_invalid, not a skip", async () => {
+    expect((await run("requires_capability: [x]\nvalue: 1\n")).category).to.equal("fixture_schema_invalid");
+  });
+
+  it("runCase itself throws the categorized error", async () => {
+    const err = await rejected(runCase(casesOf("nope: 1\n")[0]!, reg));
+    expect((err as { category?: string }).category).to.equal("fixture_directive_unknown");
+  });
+});
+
+describe("fixture version pinning (§4.4)", () => {
+  it("accepts conformance_version at or below the adapter's and rejects one above", () => {
+    const root = fixtureRoot({
+      "graph-engine/001-old.yaml": 'conformance_version: "0.48.0"\nvalue: 1\n',
+      "graph-engine/002-new.yaml": 'conformance_version: "9.0.0"\nvalue: 1\n',
+      "graph-engine/003-bad.yaml": "conformance_version: latest\nvalue: 1\n",
+    });
+    const [old, newer, bad] = discoverFixtures([root]).map(prepareFixture);
+    expect(old!.error).to.equal(null);
+    expect((newer!.error as { category?: string }).category).to.equal("fixture_version_unsupported");
+    expect(newer!.error!.message).to.contain("9.0.0");
+    expect((bad!.error as { category?: string }).category).to.equal("fixture_schema_invalid");
+  });
+});
+
+describe("discovery", () => {
+  it("walks <root>/<capability>/conformance/**/*.yaml over several roots, filtered by capability and grep", () => {
+    const a = fixtureRoot({ "graph-engine/001-a.yaml": "x: 1\n", "graph-engine/nested/002-b.yaml": "x: 1\n", "sessions/001-s.yaml": "x: 1\n" });
+    const b = fixtureRoot({ "observability/005-o.yaml": "x: 1\n" });
+    expect(discoverFixtures([a, b]).map((f) => f.id)).to.deep.equal([
+      "graph-engine/001-a",
+      "graph-engine/nested/002-b",
+      "sessions/001-s",
+      "observability/005-o",
+    ]);
+    expect(discoverFixtures([a, b], { capabilities: ["sessions"] }).map((f) => f.id)).to.deep.equal(["sessions/001-s"]);
+    expect(discoverFixtures([a], { grep: /002/ }).map((f) => f.id)).to.deep.equal(["graph-engine/nested/002-b"]);
+  });
+  it("a root that is not a directory is an error naming it", () => {
+    expect(() => discoverFixtures(["/no/such/root"])).to.throw("/no/such/root");
+  });
+});
