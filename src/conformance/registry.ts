@@ -11,7 +11,7 @@ import "reflect-metadata";
 import { container as rootContainer, Lifecycle, type DependencyContainer } from "tsyringe";
 import type { Directive, DirectiveMeta, Home, Position } from "./directive.ts";
 
-export type DirectiveClass = new () => Directive;
+export type DirectiveClass = new () => object;
 
 interface Registration {
   readonly meta: DirectiveMeta;
