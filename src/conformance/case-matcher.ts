@@ -1,8 +1,10 @@
 /**
  * The case-wide matcher the interpreter hands assertions: every check of one case is resolved
- * together so binding tokens share one scope (conformance-adapter §5.10).
- * TEMPORARY: replaced by the §8.4 matcher module.
+ * together, so binding tokens share one scope and are resolved jointly with list pairings
+ * (conformance-adapter §5.10, §8.4). Direct failures (`fail`) are kept beside it.
  */
+import { CaseMatcher as Matcher, formatMismatch, type Shape } from "./matcher/index.ts";
+
 export interface CaseMatcher {
   check(label: string, expected: unknown, actual: unknown, shape: unknown): void;
   fail(path: string, message: string, expected?: unknown, actual?: unknown): void;
@@ -10,15 +12,19 @@ export interface CaseMatcher {
   resolve(): string[];
 }
 
-export function createCaseMatcher(_parameters: Readonly<Record<string, unknown>>): CaseMatcher {
-  const out: string[] = [];
+export function createCaseMatcher(parameters: Readonly<Record<string, unknown>>): CaseMatcher {
+  const matcher = new Matcher({ parameters: { ...parameters } });
+  const direct: string[] = [];
   return {
-    check(label, expected, actual) {
-      if (JSON.stringify(expected) !== JSON.stringify(actual)) out.push(`${label}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    check(label, expected, actual, shape) {
+      matcher.check(label, expected, actual, (shape ?? undefined) as Shape | undefined);
     },
     fail(path, message) {
-      out.push(`${path}: ${message}`);
+      direct.push(`${path}: ${message}`);
     },
-    resolve: () => out,
+    resolve() {
+      const r = matcher.resolve();
+      return [...direct, ...r.mismatches.map((m) => formatMismatch(m))];
+    },
   };
 }
