@@ -87,6 +87,11 @@ class CaseRun {
       const reason = unmetCapability(gate.value, this.locate(gate.path), this.options.capabilities ?? ADAPTER_CAPABILITIES);
       if (reason !== null) throw new CapabilitySkip(reason);
     }
+    for (const e of this.spec.entries) {
+      if ((e.key === "name" || e.key === "description") && typeof e.value !== "string") {
+        throw new FixtureSchemaInvalid(`'${e.key}' must be a string`, this.locate(e.path));
+      }
+    }
     const caseLevel: Record<string, unknown> = {};
     for (const e of this.spec.entries) if (!META_KEYS.has(e.key)) caseLevel[e.key] = e.value;
     // Entries carry their own paths (shared document keys live at the root), so resolve one by one.
@@ -230,6 +235,9 @@ class CaseRun {
   }
 
   private async checkAssertions(calls: ReadonlyArray<CallRecord>): Promise<void> {
+    if ([this.casePlan, ...this.plans].every((p) => p.assertions.length === 0)) {
+      throw new FixtureSchemaInvalid("the case asserts nothing: a case needs at least one assertion", this.locate(this.spec.path));
+    }
     const multi = this.plans.some((p) => p.kind === "invocation");
     for (const plan of [this.casePlan, ...this.plans]) {
       if (plan.assertions.length === 0) continue;
@@ -261,12 +269,11 @@ class CaseRun {
   private async checkList(assertions: ReadonlyArray<Resolved>, obs: Observation): Promise<void> {
     for (const a of assertions) {
       if (!isAsserts(a.directive)) continue;
-      const suffix = obs.label !== null && assertions === this.casePlan.assertions ? "" : "";
-      await a.directive.check(a.value, obs, this.checkContext(a, suffix));
+      await a.directive.check(a.value, obs, this.checkContext(a));
     }
   }
 
-  private checkContext(self: Resolved, _suffix: string): CheckContext {
+  private checkContext(self: Resolved): CheckContext {
     const label = formatPath(self.path.slice(this.spec.path.length));
     return {
       label,

@@ -38,6 +38,13 @@ export class Observation {
     return this.facets.get(facet as Facet<unknown>) as T | undefined;
   }
 
+  /** A copy of this observation with some facets replaced (e.g. the events an invariant reads). */
+  derive(label: string | null = this.label): Observation {
+    const d = new Observation(label, this.calls);
+    for (const [k, v] of this.facets) d.facets.set(k, v);
+    return d;
+  }
+
   /** A case-level view over several calls: facets read from the last call unless aggregated. */
   static aggregate(calls: ReadonlyArray<Observation>): Observation {
     const agg = new Observation(null, calls);

@@ -1,0 +1,60 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext } from "../../src/conformance/directive.ts";
+import { Shapes } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import * as F from "../../harness/graph/facets.ts";
+import { classify, describeResult } from "../../harness/graph/reading.ts";
+
+interface ExpectedErrorValue {
+  category?: string;
+  message?: string;
+  cause_message?: string;
+  raised_from?: string;
+  recoverable_state?: Record<string, unknown>;
+  execution_order?: string[];
+  raised_at?: "registration";
+}
+
+/**
+ * `expected_error:` (conformance-adapter §5.8), beside `expected:`: the case raised a categorized
+ * error instead of completing or suspending. Each sub-key asserts only when present: `category`
+ * and `message` by the §5.8 category rule, `cause_message` (innermost link), `raised_from`,
+ * `recoverable_state` (a state snapshot, exact), the `execution_order` up to the failure, and
+ * `raised_at: registration` (raised by compile / registration, before any invoke()).
+ */
+@directive({ name: "expected_error", at: ["case", "invocation"], home: "general", summary: "the case raised this categorized error" })
+export class ExpectedError {
+  readonly schema = {
+    type: "object",
+    minProperties: 1,
+    additionalProperties: false,
+    properties: {
+      category: { type: "string" },
+      message: { type: "string" },
+      cause_message: { type: "string" },
+      raised_from: { type: "string" },
+      recoverable_state: { type: "object" },
+      execution_order: { type: "array", items: { type: "string" } },
+      raised_at: { enum: ["registration"] },
+    },
+  };
+  check(value: ExpectedErrorValue, obs: Observation, ctx: CheckContext): void {
+    const r = obs.get(F.Result, ctx.locate(ctx.self.path));
+    if (r.kind !== "errored" && r.kind !== "compile_error") {
+      ctx.fail(`expected the case to raise ${value.category ?? "an error"}, but ${describeResult(r)}`);
+      return;
+    }
+    if (value.raised_at === "registration" && r.kind !== "compile_error") {
+      ctx.fail("expected the error at registration / compile time, but it was raised by invoke()");
+    }
+    const c = classify(r.error);
+    const e = r.error as Error & { nodeName?: string; state?: Record<string, unknown>; executionOrder?: readonly string[] };
+    const sub = (k: string): string => `${ctx.label}.${k}`;
+    if (value.category !== undefined) ctx.match(value.category, c.category, null, sub("category"));
+    if (value.message !== undefined) ctx.match(value.message, c.message, null, sub("message"));
+    if (value.cause_message !== undefined) ctx.match(value.cause_message, c.causeMessage, null, sub("cause_message"));
+    if (value.raised_from !== undefined) ctx.match(value.raised_from, e.nodeName ?? null, null, sub("raised_from"));
+    if (value.recoverable_state !== undefined) ctx.match(value.recoverable_state, e.state ?? null, Shapes.exact(), sub("recoverable_state"));
+    if (value.execution_order !== undefined) ctx.match(value.execution_order, obs.tryGet(F.ExecutionOrder) ?? e.executionOrder ?? null, null, sub("execution_order"));
+  }
+}

@@ -1,0 +1,20 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext, ConfigureContext } from "../../src/conformance/directive.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+
+/**
+ * `invariants:` (conformance-adapter §5.9): named boolean predicates, each key resolved at the
+ * `invariant` position (canonical predicates and fixture-specific named claims alike). A predicate
+ * the adapter does not implement is `fixture_directive_unknown`, never a silent pass.
+ */
+@directive({ name: "invariants", at: ["case", "expected", "invocation"], home: "general", summary: "named invariant predicates" })
+export class Invariants {
+  readonly schema = { type: "object", minProperties: 1 };
+  /** Resolve the predicates before the run, so an unknown one fails before anything executes. */
+  configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
+    ctx.resolve("invariant", value, ctx.self.path);
+  }
+  async check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): Promise<void> {
+    await ctx.checkAll(ctx.resolve("invariant", value, ctx.self.path), obs);
+  }
+}

@@ -1,0 +1,25 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { ConfigureContext } from "../../src/conformance/directive.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+
+/**
+ * `invocations:` (conformance-adapter §4.3, §5.7): sequential invoke() calls against one compiled
+ * graph and shared backends. Each entry's keys are resolved at the `invocation` position into its
+ * own plan; its `expected:` reads that call alone.
+ */
+@directive({ name: "invocations", at: "case", home: "general", summary: "sequential invocations sharing one graph and backends" })
+export class Invocations {
+  readonly schema = { type: "array", minItems: 1, items: { type: "object" } };
+  async configure(value: Array<Record<string, unknown>>, ctx: ConfigureContext): Promise<void> {
+    const names = new Set<string>();
+    for (const [i, entry] of value.entries()) {
+      const path = [...ctx.self.path, i];
+      const name = typeof entry.name === "string" ? entry.name : `invocation ${i}`;
+      if (names.has(name)) throw new FixtureSchemaInvalid(`invocation name '${name}' is used twice`, ctx.locate([...path, "name"]));
+      names.add(name);
+      const plan = ctx.newPlan(name, path, "invocation");
+      const { name: _name, description: _d, ...rest } = entry;
+      await ctx.configureAll(ctx.resolve("invocation", rest, path), plan);
+    }
+  }
+}

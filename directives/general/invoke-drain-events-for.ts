@@ -1,0 +1,33 @@
+import { directive } from "../../src/conformance/registry.ts";
+import { isNodeEvent, type NodeEvent } from "../../src/graph/index.ts";
+import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
+
+/**
+ * `invoke_drain_events_for: {timeout_seconds, snapshot_observer}` (conformance-adapter §5.1,
+ * §6.6): before the node returns it calls the engine's real `drainEventsFor(<this invocation>)`
+ * with the timeout, then snapshots the named accumulate observer's bucket for the current call.
+ * Both are recorded for `node_drain_summaries` / `node_accumulator_snapshots`.
+ */
+@directive({ name: "invoke_drain_events_for", at: "node", home: "general", summary: "per-invocation drain from inside a node" })
+export class InvokeDrainEventsFor {
+  readonly schema = {
+    type: "object",
+    required: ["timeout_seconds"],
+    additionalProperties: false,
+    properties: { timeout_seconds: { type: ["number", "null"], minimum: 0 }, snapshot_observer: { type: "string" } },
+  };
+  contribute(value: { timeout_seconds: number | null; snapshot_observer?: string }, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+    const timeoutMs = value.timeout_seconds === null ? null : value.timeout_seconds * 1000;
+    const observerName = value.snapshot_observer;
+    node.steps.push(async (_state, ctx) => {
+      const observer = observerName !== undefined ? env.observer(observerName, [...at, "snapshot_observer"]) : null;
+      const t0 = performance.now();
+      const summary = await ctx.drainEventsFor({ timeoutMs });
+      const elapsedMs = performance.now() - t0;
+      const call = env.currentCall();
+      const snapshot = observer ? (observer.eventsOf(call.index).filter(isNodeEvent) as NodeEvent[]) : [];
+      call.nodeDrains.set(node.name, { summary, elapsedMs, timeoutMs, observer: observerName ?? null, snapshot, invocationId: ctx.invocationId });
+    });
+  }
+}

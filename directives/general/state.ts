@@ -1,0 +1,46 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { ConfigureContext } from "../../src/conformance/directive.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+import { graphSpecOf } from "../../harness/graph/graph-spec.ts";
+import { useGraphExecutor } from "../../harness/graph/use-graph.ts";
+
+const reducer = {
+  oneOf: [
+    { type: "string" },
+    { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: ["object", "null"] } },
+  ],
+};
+
+/**
+ * `state:` (conformance-adapter §5.2): the typed-state schema — `fields.<name>.{type, default,
+ * reducer}` — compiled by the engine into JSON Schema and validated at every merge boundary.
+ */
+@directive({ name: "state", at: ["case", "subgraph"], home: "general", summary: "typed state schema" })
+export class State {
+  readonly schema = {
+    type: "object",
+    required: ["fields"],
+    additionalProperties: false,
+    properties: {
+      fields: {
+        type: "object",
+        additionalProperties: {
+          type: "object",
+          required: ["type"],
+          additionalProperties: false,
+          properties: { type: { type: "string" }, default: true, reducer, alt_reducer: reducer, required: { type: "boolean" } },
+        },
+      },
+      records: { type: "object", additionalProperties: { type: "object" } },
+    },
+  };
+  configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
+    for (const name of Object.keys(value.fields as object)) {
+      if (name === "absent_keys" || name.endsWith("_absent_keys")) {
+        throw new FixtureSchemaInvalid(`state field '${name}' uses a reserved absence key name (§5)`, ctx.locate([...ctx.self.path, "fields", name]));
+      }
+    }
+    graphSpecOf(ctx).state = { value, path: ctx.self.path };
+    useGraphExecutor(ctx);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Builds real engine graphs from a case's graph specification: the state schema from `state`,
+ * one engine node per `nodes` entry assembled from its directives, the `edges`, the `entry`, then
+ * `compile()`. Subgraph declarations are built once per case, by name, on first use.
+ */
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+import {
+  END,
+  GraphBuilder,
+  stateSchema,
+  subgraphNode,
+  type CompiledGraph,
+  type CompileWarning,
+  type NodeContext,
+  type RouteTarget,
+  type StateRecord,
+  type StateSpec,
+} from "../../src/graph/index.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
+import type { GraphSpec, EdgeSpec } from "./graph-spec.ts";
+import { NodeAssembly, isNodeDirective, type BuildEnv, type NodeStep } from "./node-directive.ts";
+import { edgeCondition } from "./edge-conditions.ts";
+
+export interface BuildOptions {
+  readonly warnings: CompileWarning[];
+}
+
+/** The engine state spec for a fixture `state:` block (conformance-adapter §5.2). */
+export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec {
+  const fields: Record<string, Record<string, unknown>> = {};
+  for (const [name, raw] of Object.entries((value.fields ?? {}) as Record<string, Record<string, unknown>>)) {
+    const { alt_reducer, reducer, ...rest } = raw;
+    const f: Record<string, unknown> = { ...rest };
+    if (alt_reducer !== undefined) f.reducers = [reducer ?? "last_write_wins", alt_reducer];
+    else if (reducer !== undefined) f.reducer = reducer;
+    fields[name] = f;
+  }
+  const records = value.records as StateSpec["records"] | undefined;
+  return { fields: fields as unknown as StateSpec["fields"], ...(records ? { records } : {}) };
+}
+
+export function buildGraph(spec: GraphSpec, env: BuildEnv, opts: BuildOptions): CompiledGraph {
+  const where = (path: KeyPath) => env.locate(path);
+  if (spec.state === undefined) throw new FixtureSchemaInvalid(`graph '${spec.name}' has no 'state'`, where(spec.path));
+  const schema = stateSchema(toStateSpec(spec.state.value));
+  const fieldNames = env.fieldNames;
+  const genv = env;
+  const builder = new GraphBuilder(schema);
+  for (const node of spec.nodes) addNode(builder, node.name, node.path, node.directives, genv);
+  for (const edge of spec.edges) addEdge(builder, edge, genv, fieldNames);
+  if (spec.entry !== undefined) builder.setEntry(spec.entry.value);
+  return builder.compile({ name: spec.name, onWarning: (w) => opts.warnings.push(w), onObserverError: () => {} }) as unknown as CompiledGraph;
+}
+
+function addNode(
+  builder: GraphBuilder,
+  name: string,
+  path: KeyPath,
+  directives: ReadonlyArray<import("../../src/conformance/directive.ts").Resolved>,
+  env: BuildEnv,
+): void {
+  const node = new NodeAssembly(name, path);
+  for (const d of directives) {
+    if (!isNodeDirective(d.directive)) {
+      throw new FixtureSchemaInvalid(`'${d.key}' cannot describe a node`, env.locate(d.path));
+    }
+    d.directive.contribute(d.value, node, env, d.path);
+  }
+  if (node.kind !== undefined) {
+    if (node.steps.length > 0) {
+      throw new FixtureSchemaInvalid(`node '${name}' is a '${node.kind.directive}' node and cannot also carry body directives`, env.locate(path));
+    }
+    builder.addNode(name, node.kind.make(node.projection), { middleware: node.middleware });
+    return;
+  }
+  const stray = node.projectionKeys[0];
+  if (stray) throw new FixtureSchemaInvalid(`'${stray.key}' applies only to a subgraph node`, env.locate(stray.path));
+  builder.addNode(name, bodyOf(node.steps), { middleware: node.middleware });
+}
+
+/** Run the steps in document order, merging their partial updates. */
+function bodyOf(steps: readonly NodeStep[]) {
+  if (steps.length === 1) {
+    const only = steps[0] as NodeStep;
+    return async (state: Readonly<StateRecord>, ctx: NodeContext) => (await only(state, ctx)) ?? {};
+  }
+  return async (state: Readonly<StateRecord>, ctx: NodeContext) => {
+    let update: Record<string, unknown> = {};
+    for (const step of steps) {
+      const u = await step(state, ctx);
+      if (u) update = { ...update, ...u };
+    }
+    return update;
+  };
+}
+
+function addEdge(builder: GraphBuilder, edge: EdgeSpec, env: BuildEnv, fields: ReadonlySet<string>): void {
+  const target = (t: string): RouteTarget => (t === "END" ? END : t);
+  if (edge.condition === undefined) {
+    builder.addEdge(edge.from, target(edge.to as string));
+    return;
+  }
+  const cond = edgeCondition(edge.condition, [...edge.path, "condition"], env, fields);
+  const targets = [...cond.targets, ...(edge.to !== undefined ? [edge.to] : [])].map(target);
+  builder.addConditionalEdge(edge.from, cond.fn, targets.length > 0 ? { targets } : {});
+}
+
+export { subgraphNode };

@@ -1,0 +1,235 @@
+/**
+ * The graph executor: builds the case's graph with the real engine, attaches the harness
+ * observers, makes each invoke() call the case describes (single, `run_count` times, or the
+ * `invocations:` list), waits for observer delivery, and reports what each call produced.
+ */
+import { CompileError as EngineCompileError, drain, type CompiledGraph, type CompileWarning, type NodePhase, type ObserverInput } from "../../src/graph/index.ts";
+import { FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
+import type { CallRecord, CaseExecutor, RunContext } from "../../src/conformance/directive.ts";
+import { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
+import { Observation } from "../../src/conformance/observation.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
+import { HarnessObserver, type Delivery } from "../observers.ts";
+import { buildGraph } from "./build.ts";
+import * as F from "./facets.ts";
+import { CaseGraph, GraphSpec, subgraphPlanSpec } from "./graph-spec.ts";
+import type { BuildEnv, CallData } from "./node-directive.ts";
+import { CaseObservers, type ObserverDecl } from "./observer-decls.ts";
+
+/** Plan inputs the graph executor reads. */
+export const RUN_COUNT = "run_count";
+export const DRAIN = "drain";
+export const INITIAL_STATE = "initial_state";
+
+interface DrainRequest {
+  readonly timeoutSeconds: number | null;
+}
+
+export const graphExecutor: CaseExecutor = {
+  name: "graph",
+  run: (rc) => new GraphRun(rc).run(),
+};
+
+class GraphRun {
+  private readonly graphs = new Map<string, CompiledGraph>();
+  private readonly building = new Set<string>();
+
+  private readonly observers = new Map<string, HarnessObserver>();
+  private readonly deliveries: Delivery[] = [];
+  private readonly clock = { current: 0 };
+  private call: CallData = { index: 0, nodeDrains: new Map() };
+  private readonly warnings: CompileWarning[] = [];
+  /** Graph name → the graph-part spec it was built from (for observer targets). */
+  private root: CompiledGraph | null = null;
+
+  constructor(private readonly rc: RunContext) {}
+
+  private env(spec: GraphSpec): BuildEnv {
+    return {
+      caseSpec: this.rc.caseSpec,
+      locate: this.rc.locate,
+      graphName: spec.name,
+      subgraph: (name, where, node) => this.subgraph(name, where, spec.name, node),
+      observer: (name, where) => {
+        const o = this.observers.get(name);
+        if (!o) throw new FixtureSchemaInvalid(`no observer named '${name}' is declared in this case`, this.rc.locate(where));
+        return o;
+      },
+      currentCall: () => this.call,
+      fieldNames: new Set(Object.keys((spec.state?.value.fields ?? {}) as object)),
+    };
+  }
+
+  /** Graph-part specs of every declared subgraph, configured before anything is built. */
+  private readonly specs = new Map<string, GraphSpec>();
+  /** parent graph name → subgraphs its nodes use; node name → the subgraph it runs. */
+  private readonly children = new Map<string, Set<string>>();
+  private readonly nodeSubgraph = new Map<string, string>();
+
+  private async configureSubgraphs(): Promise<void> {
+    for (const [name, decl] of this.rc.caseSpec.subgraphs) {
+      const spec = new GraphSpec(decl.path, name);
+      const plan = new InvocationPlan(name, decl.path, "subgraph");
+      subgraphPlanSpec(plan, spec);
+      // A subgraph body is a graph specification: its keys resolve at the `subgraph` position.
+      const resolved = this.rc.resolve("subgraph", decl.body, decl.path);
+      await this.rc.configureAll(resolved, plan);
+      this.specs.set(name, spec);
+    }
+    this.rc.throwIfUnknown();
+  }
+
+  private subgraph(name: string, where: KeyPath, parent: string, node: string): CompiledGraph {
+    let kids = this.children.get(parent);
+    if (!kids) this.children.set(parent, (kids = new Set()));
+    kids.add(name);
+    if (!this.nodeSubgraph.has(node)) this.nodeSubgraph.set(node, name);
+    const built = this.graphs.get(name);
+    if (built) return built;
+    const spec = this.specs.get(name);
+    if (!spec) throw new FixtureSchemaInvalid(`no subgraph named '${name}' is declared for this case`, this.rc.locate(where));
+    if (this.building.has(name)) throw new FixtureSchemaInvalid(`subgraph '${name}' contains itself`, this.rc.locate(where));
+    this.building.add(name);
+    try {
+      const g = buildGraph(spec, this.env(spec), { warnings: this.warnings });
+      this.graphs.set(name, g);
+      return g;
+    } finally {
+      this.building.delete(name);
+    }
+  }
+
+  async run(): Promise<CallRecord[]> {
+    const decls = this.rc.slot(CaseObservers);
+    for (const d of decls) {
+      this.observers.set(d.name, new HarnessObserver(d.name, d.behavior, this.clock, this.deliveries, d.pace));
+    }
+    const plans = this.plans();
+    await this.configureSubgraphs();
+    let root: CompiledGraph;
+    const rootSpec = this.rc.slot(CaseGraph);
+    try {
+      root = buildGraph(rootSpec, this.env(rootSpec), { warnings: this.warnings });
+    } catch (err) {
+      if (!(err instanceof EngineCompileError) && !isCategorized(err)) throw err;
+      return plans.map((plan, i) =>
+        ({ plan, observation: this.observation(plan, i).set(F.Result, { kind: "compile_error", error: err as Error }).set(F.CompileWarnings, [...this.warnings]) }),
+      );
+    }
+    const registrationErrors = this.attachObservers(root, decls);
+    this.root = root;
+    const records: CallRecord[] = [];
+    for (const [i, plan] of plans.entries()) {
+      this.clock.current = i;
+      this.call = { index: i, nodeDrains: new Map() };
+      const obs = this.observation(plan, i);
+      obs.set(F.CompileWarnings, [...this.warnings]).set(F.RegistrationErrors, registrationErrors).set(F.RootGraph, root);
+      const firstDelivery = this.deliveries.length;
+      const invocationObservers = this.invocationObservers(decls);
+      let invocationId: string | null = null;
+      try {
+        const result = await root.invoke((plan.input(INITIAL_STATE) ?? this.rc.casePlan.input(INITIAL_STATE) ?? {}) as Record<string, unknown>, {
+          observers: invocationObservers,
+          onObserverError: () => {},
+        });
+        invocationId = result.invocationId;
+        obs.set(F.ExecutionOrder, result.executionOrder);
+        if (result.outcome === "completed") obs.set(F.Result, { kind: "completed", state: result.state });
+        else obs.set(F.Result, { kind: "suspended", state: result.state, nodeName: result.nodeName, descriptor: result.interrupt.descriptor });
+      } catch (err) {
+        const e = err as Error & { invocationId?: string; executionOrder?: readonly string[] };
+        if (!isCategorized(e)) throw err;
+        invocationId = e.invocationId ?? null;
+        obs.set(F.Result, { kind: "errored", error: e });
+        if (e.executionOrder) obs.set(F.ExecutionOrder, e.executionOrder);
+      }
+      obs.set(F.InvocationId, invocationId);
+      const drainReq = plan.input<DrainRequest>(DRAIN);
+      if (drainReq !== undefined) {
+        const timeoutMs = drainReq.timeoutSeconds === null ? null : drainReq.timeoutSeconds * 1000;
+        const t0 = performance.now();
+        const summary = await drain({ timeoutMs });
+        obs.set(F.DrainResult, { summary, elapsedMs: performance.now() - t0, timeoutMs });
+      } else if (invocationId !== null) {
+        await root.drainEventsFor(invocationId); // read observer state once delivery completed (§8.4)
+      }
+      obs.set(F.Deliveries, this.deliveries.slice(firstDelivery).filter((d) => d.call === i));
+      obs.set(F.NodeDrains, this.call.nodeDrains);
+      records.push({ plan, observation: obs });
+    }
+    return records;
+  }
+
+  private observation(plan: InvocationPlan, index: number): Observation {
+    return new Observation(plan.name)
+      .set(F.Observers, this.observers)
+      .set(F.CallIndex, index);
+  }
+
+  private plans(): InvocationPlan[] {
+    if (this.rc.invocations.length > 0) return [...this.rc.invocations];
+    const n = this.rc.casePlan.input<number>(RUN_COUNT) ?? 1;
+    return Array.from({ length: n }, () => this.rc.casePlan);
+  }
+
+  private attachObservers(root: CompiledGraph, decls: readonly ObserverDecl[]): Map<string, Error> {
+    const errors = new Map<string, Error>();
+    for (const d of decls) {
+      if (d.attach !== "graph") continue;
+      const g = this.targetGraph(root, d.target, d.path);
+      const o = this.observers.get(d.name) as HarnessObserver;
+      try {
+        g.attachObserver(o.observe, { name: d.name, ...(d.phases !== undefined ? { phases: d.phases as NodePhase[] } : {}) });
+      } catch (err) {
+        errors.set(d.name, err as Error);
+      }
+    }
+    return errors;
+  }
+
+  private invocationObservers(decls: readonly ObserverDecl[]): ObserverInput[] {
+    const out: ObserverInput[] = [];
+    for (const d of decls) {
+      if (d.attach !== "invocation") continue;
+      if (d.target !== "outer") {
+        throw new HarnessPrimitiveMissing("invocation observer target", `an invocation-attached observer can target only 'outer', not '${d.target}'`, this.rc.locate(d.path));
+      }
+      const o = this.observers.get(d.name) as HarnessObserver;
+      out.push({ observer: o.observe, name: d.name, ...(d.phases !== undefined ? { phases: d.phases as NodePhase[] } : {}) });
+    }
+    return out;
+  }
+
+  /** `outer`, `inner` (the innermost subgraph), or a subgraph / subgraph-node name. */
+  private targetGraph(root: CompiledGraph, target: string, path: KeyPath): CompiledGraph {
+    if (target === "outer") return root;
+    const name = target === "inner" ? this.innermost(root.name) : this.graphs.has(target) ? target : this.nodeSubgraph.get(target);
+    const g = name !== undefined ? this.graphs.get(name) : undefined;
+    if (g === undefined || g === root) {
+      throw new FixtureSchemaInvalid(
+        target === "inner" ? "observer target 'inner' but the graph runs no subgraph" : `observer target '${target}' names no subgraph or subgraph node`,
+        this.rc.locate(path),
+      );
+    }
+    return g;
+  }
+
+  /** The deepest subgraph under `graph` (first found at the greatest depth). */
+  private innermost(graph: string): string | undefined {
+    let best: string | undefined;
+    let bestDepth = 0;
+    const walk = (g: string, depth: number, seen: Set<string>): void => {
+      if (depth > bestDepth) {
+        best = g;
+        bestDepth = depth;
+      }
+      for (const c of this.children.get(g) ?? []) if (!seen.has(c)) walk(c, depth + 1, new Set([...seen, c]));
+    };
+    walk(graph, 0, new Set([graph]));
+    return best;
+  }
+}
+
+function isCategorized(e: unknown): boolean {
+  return e instanceof Error && typeof (e as { category?: unknown }).category === "string";
+}

@@ -1,0 +1,478 @@
+/**
+ * The execution model (graph-engine §3) and error semantics (§4), with §6 event dispatch.
+ *
+ * One loop per graph run ({@link runGraph}): dispatch the node (middleware chain → attempt → body),
+ * merge its partial update through the field reducers, validate the changed fields, resolve the
+ * outgoing edge against the post-update state, then dispatch the node's `completed` event — before
+ * the next node starts. Iterative (no recursion), so loops of any length run without a step limit
+ * (§3 defines none). When nothing observes the invocation, no event objects are built.
+ */
+import { drainEventsFor, type DrainOptions, type DrainSummary } from "./drain.ts";
+import { END, formatTarget, type RouteTarget } from "./end.ts";
+import {
+  EdgeException,
+  GraphRuntimeError,
+  NodeException,
+  ReducerError,
+  RoutingError,
+  StateValidationError,
+  type ErrorLocation,
+  type ValidationIssue,
+} from "./errors.ts";
+import type { NodeEvent, NodeEventExtras, NodePhase, ObserverEvent } from "./events.ts";
+import {
+  GraphInterrupt,
+  type NodeExecutionContext,
+  type StartPosition,
+  type SubgraphRunOptions,
+} from "./extension.ts";
+import { deepFreeze, freezeShallow } from "./freeze.ts";
+import { INTERNALS, type CompiledEdge, type CompiledNode, type GraphRuntime } from "./internals.ts";
+import { currentAttemptIndex, engineStorage, Frame, type Invocation } from "./invocation.ts";
+import { lastWriteWins, reducerNameOf } from "./reducers.ts";
+import type { StateSchema } from "./state-schema.ts";
+import type { StateRecord } from "./state-types.ts";
+import type { CompiledGraph } from "./compiled-graph.ts";
+
+type State = Readonly<StateRecord>;
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
+/** Errors the engine raised inside an invocation pass through outer nodes unchanged. */
+const owners = new WeakMap<object, Invocation>();
+
+/** @internal mark an engine-raised error as belonging to `inv`. */
+export function own<E extends Error>(err: E, inv: Invocation): E {
+  owners.set(err, inv);
+  return err;
+}
+
+const FROZEN_EMPTY: State = Object.freeze({});
+
+/** @internal the per-dispatch context: public {@link NodeExecutionContext} plus engine bookkeeping. */
+export class DispatchContext implements NodeExecutionContext<StateRecord> {
+  readonly frame: Frame;
+  readonly node: CompiledNode;
+  readonly state: State;
+  step: number | undefined = undefined;
+  /** The first attempt started (execution order recorded, step assigned). */
+  begun = false;
+  /** An attempt's started event was dispatched and its terminal event was not. */
+  open = false;
+  suppressed = false;
+  attemptPre: State = FROZEN_EMPTY;
+  attemptIdx = 0;
+  extras: NodeEventExtras | undefined = undefined;
+  resumeInner: StartPosition | undefined = undefined;
+  hookEvent: NodeEvent | undefined = undefined;
+  private ns: readonly string[] | undefined = undefined;
+
+  constructor(frame: Frame, node: CompiledNode, state: State) {
+    this.frame = frame;
+    this.node = node;
+    this.state = state;
+  }
+
+  get invocationId(): string {
+    return this.frame.inv.id;
+  }
+  get correlationId(): string {
+    return this.frame.inv.correlationId;
+  }
+  get metadata(): Readonly<Record<string, unknown>> {
+    return this.frame.inv.metadata;
+  }
+  get graphName(): string {
+    return this.frame.rt.name;
+  }
+  get nodeName(): string {
+    return this.node.name;
+  }
+  get namespace(): readonly string[] {
+    return (this.ns ??= Object.freeze([...this.frame.nsPrefix, this.node.name]));
+  }
+  get attemptIndex(): number {
+    return currentAttemptIndex();
+  }
+  get fanOutIndex(): number | undefined {
+    return this.frame.fanOutIndex;
+  }
+  get branchName(): string | undefined {
+    return this.frame.branchName;
+  }
+  get fanOutIndexChain(): readonly (number | null)[] {
+    return this.frame.fanOutChain;
+  }
+  get branchNameChain(): readonly (string | null)[] {
+    return this.frame.branchChain;
+  }
+  get parentStates(): readonly State[] {
+    return this.frame.parentStates;
+  }
+  get schema(): StateSchema<StateRecord, unknown> {
+    return this.frame.rt.schema;
+  }
+
+  emit(event: ObserverEvent): void {
+    const f = this.frame;
+    if (f.inv.worker && f.recipients.length) f.inv.worker.enqueue(Object.isFrozen(event) ? event : Object.freeze(event), f.recipients);
+  }
+
+  drainEventsFor(options?: DrainOptions): Promise<DrainSummary> {
+    return drainEventsFor(this.frame.inv.id, options);
+  }
+
+  suppressCompletedEvent(): void {
+    this.suppressed = true;
+  }
+
+  runSubgraph<T extends StateRecord>(
+    graph: CompiledGraph<T, unknown>,
+    input: Readonly<Record<string, unknown>>,
+    options: SubgraphRunOptions = {},
+  ): Promise<Readonly<T>> {
+    const rt = (graph as unknown as { [INTERNALS]?: GraphRuntime })[INTERNALS];
+    if (!rt) return Promise.reject(new TypeError("runSubgraph expects a CompiledGraph"));
+    const parent = this.frame;
+    const child = new Frame(parent.inv, rt, parent, { nodeName: this.node.name, parentState: this.state, lineage: options });
+    const start = options.startAt ?? this.resumeInner;
+    this.resumeInner = undefined;
+    let entry = rt.entry;
+    let initial: State;
+    try {
+      if (start) {
+        if (!rt.nodes.has(start.node)) throw new RangeError(`startAt: graph "${rt.name}" has no node "${start.node}"`);
+        entry = start.node;
+        initial = rt.schema.create(start.state ?? input, `subgraph resume of "${this.node.name}"`);
+      } else {
+        initial = rt.schema.create(input, `subgraph entry of "${this.node.name}"`);
+      }
+    } catch (e) {
+      if (e instanceof StateValidationError) {
+        e.nodeName = this.node.name;
+        e.namespace = this.namespace;
+        e.state = this.state;
+        e.parentStates = parent.parentStates;
+        own(e, parent.inv);
+      }
+      return Promise.reject(e);
+    }
+    return engineStorage.run({ frame: child, attemptIndex: currentAttemptIndex() }, () =>
+      runGraph(child, entry, initial, start?.inner),
+    ) as Promise<Readonly<T>>;
+  }
+}
+
+function loc(ctx: DispatchContext, state: State): ErrorLocation {
+  return {
+    nodeName: ctx.node.name,
+    namespace: ctx.namespace,
+    state,
+    parentStates: ctx.frame.parentStates,
+    ...(ctx.step !== undefined ? { step: ctx.step } : {}),
+  };
+}
+
+function nodeEvent(
+  ctx: DispatchContext,
+  phase: NodePhase,
+  pre: State,
+  extra: { postState?: State; error?: GraphRuntimeError; descriptor?: unknown } | undefined,
+): NodeEvent {
+  const f = ctx.frame;
+  const inv = f.inv;
+  const ev: Record<string, unknown> = {
+    kind: "node",
+    phase,
+    nodeName: ctx.node.name,
+    namespace: ctx.namespace,
+    step: ctx.step,
+    preState: pre,
+    parentStates: f.parentStates,
+    attemptIndex: ctx.attemptIdx,
+    fanOutIndexChain: f.fanOutChain,
+    branchNameChain: f.branchChain,
+    invocationId: inv.id,
+    correlationId: inv.correlationId,
+    graphName: f.rt.name,
+    timestamp: Date.now(),
+  };
+  if (f.fanOutIndex !== undefined) ev["fanOutIndex"] = f.fanOutIndex;
+  if (f.branchName !== undefined) ev["branchName"] = f.branchName;
+  if (extra !== undefined) {
+    if (extra.postState !== undefined) ev["postState"] = extra.postState;
+    if (extra.error !== undefined) ev["error"] = extra.error;
+    if (extra.descriptor !== undefined) ev["descriptor"] = extra.descriptor;
+  }
+  const x = ctx.extras;
+  if (x !== undefined) {
+    if (x.fanOutConfig !== undefined) ev["fanOutConfig"] = Object.freeze({ ...x.fanOutConfig });
+    if (x.parallelBranchesConfig !== undefined) ev["parallelBranchesConfig"] = Object.freeze({ ...x.parallelBranchesConfig });
+  }
+  return Object.freeze(ev) as unknown as NodeEvent;
+}
+
+function deliver(f: Frame, ev: NodeEvent): void {
+  if (f.recipients.length && f.inv.worker) f.inv.worker.enqueue(ev, f.recipients);
+}
+
+async function runHooks(inv: Invocation, ev: NodeEvent): Promise<void> {
+  for (const h of inv.hooks) {
+    if (h.onNodeCompleted) {
+      const r = h.onNodeCompleted(ev);
+      if (isThenable(r)) await r;
+    }
+  }
+}
+
+/** Map any raised value to the §4 error to propagate, closing an open attempt with its event. */
+function closeWithError(ctx: DispatchContext, e: unknown): unknown {
+  const f = ctx.frame;
+  const eventful = f.emits && ctx.node.emitsEvents;
+  if (e instanceof GraphInterrupt) {
+    if (e.nodeName === undefined) {
+      e.nodeName = ctx.node.name;
+      e.namespace = ctx.namespace;
+      e.state = ctx.state;
+      e.parentStates = f.parentStates;
+      e.step = ctx.step;
+    }
+    if (ctx.open && eventful) deliver(f, nodeEvent(ctx, "suspended", ctx.attemptPre, { descriptor: e.descriptor }));
+    ctx.open = false;
+    return e;
+  }
+  let err: GraphRuntimeError;
+  if (e instanceof GraphRuntimeError && owners.get(e) === f.inv) err = e;
+  else err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
+  if (ctx.open && eventful && !ctx.suppressed) {
+    const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { error: err });
+    deliver(f, ev);
+    if (f.inv.hooks.length) ctx.hookEvent = ev;
+  }
+  ctx.open = false;
+  return err;
+}
+
+async function closeAndFlush(ctx: DispatchContext, e: unknown): Promise<unknown> {
+  const err = closeWithError(ctx, e);
+  const ev = ctx.hookEvent;
+  if (ev) {
+    ctx.hookEvent = undefined;
+    await runHooks(ctx.frame.inv, ev);
+  }
+  return err;
+}
+
+function attemptFailed(ctx: DispatchContext, e: unknown): never | Promise<never> {
+  const err = closeWithError(ctx, e);
+  const ev = ctx.hookEvent;
+  if (ev) {
+    ctx.hookEvent = undefined;
+    return runHooks(ctx.frame.inv, ev).then(() => {
+      throw err;
+    });
+  }
+  throw err;
+}
+
+/** One attempt: the innermost call of the middleware chain (§6: one started/terminal pair). */
+function runAttempt(ctx: DispatchContext, s: State): unknown {
+  const node = ctx.node;
+  const f = ctx.frame;
+  const eventful = f.emits && node.emitsEvents;
+  try {
+    if (!ctx.begun) {
+      ctx.begun = true;
+      if (f.depth === 0) f.inv.executionOrder.push(node.name);
+      if (node.emitsEvents) {
+        ctx.step = f.inv.nextStep++;
+        if (eventful && node.kind.eventFields) ctx.extras = node.kind.eventFields(s);
+      }
+    }
+    ctx.attemptPre = s;
+    ctx.open = true;
+    if (eventful) {
+      ctx.attemptIdx = currentAttemptIndex();
+      deliver(f, nodeEvent(ctx, "started", s, undefined));
+    }
+    const r = node.body(s, ctx);
+    // Without middleware the dispatch loop closes a failed attempt itself; with middleware (which may
+    // re-attempt) the attempt must be closed — event dispatched, hooks awaited — before `next` rejects.
+    if (node.middleware.length && isThenable(r)) return Promise.resolve(r).then(undefined, (e: unknown) => attemptFailed(ctx, e));
+    return r;
+  } catch (e) {
+    return attemptFailed(ctx, e);
+  }
+}
+
+function normalizeUpdate(u: unknown): unknown {
+  return u === undefined || u === null ? {} : u;
+}
+
+function runChain(ctx: DispatchContext, i: number, s: State): unknown {
+  const mws = ctx.node.middleware;
+  if (i === mws.length) return runAttempt(ctx, s);
+  const next = (s2?: State): Promise<StateRecord> => {
+    try {
+      const r = runChain(ctx, i + 1, s2 ?? s);
+      return isThenable(r) ? Promise.resolve(r).then(normalizeUpdate) as Promise<StateRecord> : Promise.resolve(normalizeUpdate(r) as StateRecord);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+  return mws[i]!(s, next, ctx);
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  return typeof v;
+}
+
+/** Merge a partial update through the field reducers, then validate the changed fields (§2, §4). */
+function applyUpdate(ctx: DispatchContext, prior: State, update: unknown): State {
+  if (update === undefined || update === null) return prior;
+  const f = ctx.frame;
+  if (typeof update !== "object" || Array.isArray(update)) {
+    throw own(
+      new NodeException(
+        new TypeError(`node "${ctx.node.name}" returned ${describeValue(update)}; a node must return a mapping of field updates`),
+        loc(ctx, prior),
+      ),
+      f.inv,
+    );
+  }
+  const rt = f.rt;
+  const u = update as Record<string, unknown>;
+  let next: Record<string, unknown> | undefined;
+  let changed: string[] | undefined;
+  for (const key in u) {
+    if (!Object.prototype.hasOwnProperty.call(u, key)) continue;
+    const value = u[key];
+    if (value === undefined) continue;
+    const reducer = rt.reducers.get(key) ?? lastWriteWins;
+    let merged: unknown;
+    deepFreeze(value);
+    if (reducer === lastWriteWins) merged = value;
+    else {
+      try {
+        merged = (reducer as (p: unknown, u: unknown) => unknown)(prior[key], value);
+      } catch (cause) {
+        throw own(new ReducerError(key, reducerNameOf(reducer), cause, loc(ctx, prior)), f.inv);
+      }
+      freezeShallow(merged);
+    }
+    if (next === undefined) next = { ...prior };
+    next[key] = merged;
+    (changed ??= []).push(key);
+  }
+  if (next === undefined) return prior;
+  Object.freeze(next);
+  let issues: ValidationIssue[] | undefined;
+  const schema = rt.schema;
+  for (const key of changed!) {
+    const is = schema.validateField(key, next[key]);
+    if (is.length) (issues ??= []).push(...is);
+  }
+  if (issues) {
+    throw own(new StateValidationError(issues, { ...loc(ctx, prior), invalidState: next, boundary: `merge of node "${ctx.node.name}"` }), f.inv);
+  }
+  return next;
+}
+
+function checkTarget(ctx: DispatchContext, edge: CompiledEdge & { kind: "conditional" }, r: unknown, post: State): RouteTarget {
+  if (r === END || (typeof r === "string" && ctx.frame.rt.nodes.has(r))) {
+    if (edge.targets === null || edge.targets.has(r as RouteTarget)) return r as RouteTarget;
+    throw own(
+      new RoutingError(
+        `conditional edge from "${ctx.node.name}" returned ${formatTarget(r)}, which is not among its declared targets`,
+        r,
+        loc(ctx, post),
+      ),
+      ctx.frame.inv,
+    );
+  }
+  const hint = r === "END" ? " (use the END sentinel, not the string \"END\")" : "";
+  throw own(
+    new RoutingError(
+      `conditional edge from "${ctx.node.name}" returned ${formatTarget(r)}, which is neither a declared node nor END${hint}`,
+      r,
+      loc(ctx, post),
+    ),
+    ctx.frame.inv,
+  );
+}
+
+function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<RouteTarget> {
+  const edge = ctx.node.edge;
+  if (edge.kind === "static") return edge.to;
+  const inv = ctx.frame.inv;
+  let r: unknown;
+  try {
+    r = edge.fn(post, ctx);
+  } catch (cause) {
+    throw own(new EdgeException(cause, loc(ctx, post)), inv);
+  }
+  if (isThenable(r)) {
+    return Promise.resolve(r).then(
+      (v) => checkTarget(ctx, edge, v, post),
+      (cause: unknown) => {
+        throw own(new EdgeException(cause, loc(ctx, post)), inv);
+      },
+    );
+  }
+  return checkTarget(ctx, edge, r, post);
+}
+
+/** @internal Run one graph (outermost or subgraph frame) from `start` until END. */
+export async function runGraph(frame: Frame, start: string, initial: State, resumeInner?: StartPosition): Promise<State> {
+  const rt = frame.rt;
+  const inv = frame.inv;
+  frame.state = initial;
+  let node = rt.nodes.get(start)!;
+  let pendingResume = resumeInner;
+  for (;;) {
+    const state = frame.state;
+    const ctx = new DispatchContext(frame, node, state);
+    if (pendingResume !== undefined) {
+      ctx.resumeInner = pendingResume;
+      pendingResume = undefined;
+    }
+    frame.currentCtx = ctx;
+
+    let update: unknown;
+    try {
+      update = node.middleware.length ? runChain(ctx, 0, state) : runAttempt(ctx, state);
+      if (isThenable(update)) update = await update;
+    } catch (e) {
+      throw await closeAndFlush(ctx, e);
+    }
+
+    let post: State;
+    let next: RouteTarget;
+    try {
+      post = applyUpdate(ctx, state, update);
+      frame.state = post;
+      const r = route(ctx, post);
+      next = isThenable(r) ? await r : r;
+    } catch (e) {
+      throw await closeAndFlush(ctx, e);
+    }
+
+    if (ctx.open) {
+      ctx.open = false;
+      if (frame.emits && node.emitsEvents) {
+        const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { postState: post });
+        deliver(frame, ev);
+        if (inv.hooks.length) await runHooks(inv, ev);
+      }
+    }
+    if (next === END) {
+      frame.currentCtx = undefined;
+      return post;
+    }
+    node = rt.nodes.get(next)!;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Node bodies, edge functions, middleware, composite node kinds and the other engine extension
+ * seams (graph-engine §2 *Node*, §3, §6; pipeline-utilities §2–§4, §9–§11 build on these).
+ *
+ * See `README.md` ("Extension seams") for how fan-out, parallel branches, middleware (retry),
+ * checkpointing and suspension plug in.
+ */
+import type { CompileErrorCategory, CompileWarningCategory } from "./compile-errors.ts";
+import type { CompiledGraph } from "./compiled-graph.ts";
+import type { DrainOptions, DrainSummary } from "./drain.ts";
+import type { RouteTarget } from "./end.ts";
+import type { EventLineage, NodeEvent, NodeEventExtras, ObserverEvent } from "./events.ts";
+import { currentAttemptIndex, engineStorage } from "./invocation.ts";
+import type { Reducer } from "./reducers.ts";
+import type { StateSchema } from "./state-schema.ts";
+import type { StateRecord } from "./state-types.ts";
+
+/** A value or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * What a node body (and its edge function and middleware) can read about where it runs. Also
+ * available anywhere in the node's async call tree through {@link currentNodeContext}.
+ */
+export interface NodeContext extends EventLineage {
+  /** Caller-supplied invocation metadata (observability §3.4). */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Name of the compiled graph that owns the node. */
+  readonly graphName: string;
+  /** §6 step of this node execution (assigned when the first attempt starts). */
+  readonly step: number | undefined;
+  /** States of the containing graphs at subgraph entry, outermost first. */
+  readonly parentStates: readonly Readonly<StateRecord>[];
+  /** Put an event of any kind on this invocation's observer delivery queue (§6 typed events). */
+  emit(event: ObserverEvent): void;
+  /** `drainEventsFor(this invocation)`: wait for the events emitted so far to be delivered. */
+  drainEventsFor(options?: DrainOptions): Promise<DrainSummary>;
+}
+
+/** Options for {@link NodeExecutionContext.runSubgraph}. */
+export interface SubgraphRunOptions {
+  /** Tag the child run as fan-out instance `fanOutIndex` (events carry it; chains extend). */
+  readonly fanOutIndex?: number;
+  /** Tag the child run as parallel branch `branchName`. */
+  readonly branchName?: string;
+  /** Start the child somewhere other than its entry (checkpoint resume). */
+  readonly startAt?: StartPosition;
+}
+
+/**
+ * The context a composite {@link NodeKind} receives: a {@link NodeContext} plus the ability to run a
+ * compiled graph as a child of this node, inside the same invocation (shared step counter, event
+ * queue, observers; namespace / parent_states / lineage extended).
+ */
+export interface NodeExecutionContext<S extends StateRecord = StateRecord> extends NodeContext {
+  /** The engine's state at dispatch (pre-merge; the `parent_states` entry children will carry). */
+  readonly state: Readonly<S>;
+  /** The owning graph's state schema. */
+  readonly schema: StateSchema<S, unknown>;
+  /**
+   * Run `graph` as a child of this node. `input` is merged over the child's schema defaults and
+   * validated (§2 subgraph entry). Resolves with the child's final state; errors raised inside the
+   * child propagate unchanged (they are not re-wrapped by this node). Safe to call concurrently
+   * (fan-out instances, parallel branches).
+   */
+  runSubgraph<T extends StateRecord>(
+    graph: CompiledGraph<T, unknown>,
+    input: Readonly<Record<string, unknown>>,
+    options?: SubgraphRunOptions,
+  ): Promise<Readonly<T>>;
+  /**
+   * Do not dispatch the `completed` event of the current attempt if it fails (pipeline-utilities
+   * §9.1: an `on_empty: raise` fan-out's propagated error replaces its completed event).
+   */
+  suppressCompletedEvent(): void;
+}
+
+/** A plain node: async function of state returning a partial update (§2 *Node*). */
+export type NodeFn<S extends StateRecord = StateRecord, U = Partial<S>> = (
+  state: Readonly<S>,
+  ctx: NodeContext,
+) => MaybePromise<U | void | undefined>;
+
+/** @internal the uniform body signature the engine calls. */
+export type NodeBody = (state: Readonly<StateRecord>, ctx: NodeExecutionContext<StateRecord>) => unknown;
+
+/** A conditional edge: returns the destination node name or `END`, from the post-update state. */
+export type EdgeFn<S extends StateRecord = StateRecord> = (state: Readonly<S>, ctx: NodeContext) => MaybePromise<RouteTarget>;
+
+/**
+ * Middleware around a node's execution (pipeline-utilities §2): `(state, next, ctx) => update`.
+ * `next(state?)` runs the rest of the chain and, at the inner end, the node — each call to the node
+ * is one *attempt* with its own started/completed event pair. Register per graph with
+ * `GraphBuilder.use()` (outer) and per node with `addNode(..., { middleware })` (inner).
+ */
+export type Middleware<S extends StateRecord = StateRecord, U = Partial<S>> = (
+  state: Readonly<S>,
+  next: (state?: Readonly<S>) => Promise<U>,
+  ctx: NodeContext,
+) => MaybePromise<U | void | undefined>;
+
+/** Compile-time context handed to {@link NodeKind.validate}. */
+export interface NodeCompileContext {
+  readonly nodeName: string;
+  readonly graphName: string;
+  /** The owning (parent) graph's schema. */
+  readonly schema: StateSchema<StateRecord, unknown>;
+  /** The parent graph's effective reducer for a field. */
+  reducerFor(field: string): Reducer<unknown, unknown>;
+  /** Record a compile error (compilation fails after all checks ran). */
+  error(category: CompileErrorCategory, message: string, extra?: { field?: string }): void;
+  /** Record a compile warning. */
+  warn(category: CompileWarningCategory, message: string, extra?: { field?: string }): void;
+}
+
+/**
+ * A node kind: the extension point for composite nodes (subgraph-as-node is one; pipeline-utilities
+ * adds fan-out and parallel branches). Register with `GraphBuilder.addNode(name, kind)`.
+ */
+export interface NodeKind<S extends StateRecord = StateRecord, U = Partial<S>> {
+  /** Discriminator, e.g. `"subgraph"`, `"fan_out"`. */
+  readonly kind: string;
+  /**
+   * Whether the node's own attempts produce §6 started/completed events (default `true`). The plain
+   * subgraph wrapper sets `false`: only its inner nodes produce events.
+   */
+  readonly emitsEvents?: boolean;
+  /** Compiled graphs this node may run (observer snapshots, introspection). */
+  readonly subgraphs?: readonly CompiledGraph<StateRecord, unknown>[];
+  /** Compile-time checks against the parent graph. */
+  validate?(ctx: NodeCompileContext): void;
+  /** Extra event fields (e.g. `fanOutConfig`) computed from the pre-state at the first attempt. */
+  eventFields?(state: Readonly<S>): NodeEventExtras | undefined;
+  /** Execute; return the partial update to merge into the parent via the parent's reducers. */
+  run(state: Readonly<S>, ctx: NodeExecutionContext<S>): MaybePromise<U | void | undefined>;
+}
+
+/** Is `x` a {@link NodeKind}? */
+export function isNodeKind(x: unknown): x is NodeKind<StateRecord, unknown> {
+  return typeof x === "object" && x !== null && typeof (x as { run?: unknown }).run === "function" &&
+    typeof (x as { kind?: unknown }).kind === "string";
+}
+
+/** Engine hooks awaited inline by the engine (e.g. a checkpointer's synchronous save). */
+export interface InvocationHooks {
+  /**
+   * Called after every `completed` node event is dispatched (success or failure), before the engine
+   * continues; awaited. pipeline-utilities §10.3 saves a checkpoint here. An error thrown here
+   * propagates out of `invoke()` unchanged.
+   */
+  onNodeCompleted?(event: NodeEvent): MaybePromise<void>;
+}
+
+/**
+ * Where to start an invocation or a subgraph run (checkpoint resume, pipeline-utilities §10.4).
+ * `inner` applies when `node` is a subgraph-as-node (or any composite calling `runSubgraph` once):
+ * the child starts at `inner.node` with `inner.state` instead of projecting in.
+ */
+export interface StartPosition {
+  readonly node: string;
+  readonly state?: Readonly<StateRecord>;
+  readonly inner?: StartPosition;
+}
+
+/**
+ * Base class for control-flow interrupts (suspension §3). A node body throwing a `GraphInterrupt`
+ * is not wrapped as `node_exception`: the engine dispatches a `suspended` event (with
+ * `descriptor`) in place of `completed`, unwinds every frame, and `invoke()` resolves with
+ * `{ outcome: "suspended" }`.
+ */
+export class GraphInterrupt extends Error {
+  override name = "GraphInterrupt";
+  /** The signal descriptor (suspension §4). */
+  readonly descriptor: unknown;
+  /** Filled by the engine: the node that raised it. */
+  nodeName: string | undefined;
+  namespace: readonly string[] | undefined;
+  /** The state of the graph owning that node, at the node's entry. */
+  state: Readonly<StateRecord> | undefined;
+  parentStates: readonly Readonly<StateRecord>[] | undefined;
+  step: number | undefined;
+  constructor(descriptor: unknown, message = "graph interrupted") {
+    super(message);
+    this.descriptor = descriptor;
+    this.nodeName = undefined;
+    this.namespace = undefined;
+    this.state = undefined;
+    this.parentStates = undefined;
+    this.step = undefined;
+  }
+}
+
+/**
+ * Run `fn` with `attemptIndex` as the current attempt index: node events dispatched inside carry it
+ * (directly, or transitively for the nodes of a subgraph re-run inside). The innermost call wins.
+ * Retry middleware calls `withAttemptIndex(attempt, () => next(state))`.
+ */
+export function withAttemptIndex<T>(attemptIndex: number, fn: () => T): T {
+  if (!Number.isInteger(attemptIndex) || attemptIndex < 0) throw new RangeError("attemptIndex must be a non-negative integer");
+  const store = engineStorage.getStore();
+  if (!store) return fn();
+  return engineStorage.run({ frame: store.frame, attemptIndex }, fn);
+}
+
+export { currentAttemptIndex };
+
+/** The context of the node currently executing in this async call tree, if any. */
+export function currentNodeContext(): NodeExecutionContext<StateRecord> | undefined {
+  return engineStorage.getStore()?.frame.currentCtx;
+}
+
+/**
+ * Put an event on the current invocation's observer queue (for typed event kinds defined by later
+ * capabilities). Returns `false` when called outside an invocation or when nothing observes it.
+ */
+export function emitEvent(event: ObserverEvent): boolean {
+  const frame = engineStorage.getStore()?.frame;
+  if (!frame || !frame.inv.worker || frame.recipients.length === 0) return false;
+  frame.inv.worker.enqueue(Object.isFrozen(event) ? event : Object.freeze(event), frame.recipients);
+  return true;
+}

@@ -1,0 +1,132 @@
+/**
+ * OpenArmature graph engine — public entry (graph-engine spec §2–§6).
+ *
+ * Build: {@link defineState} / {@link stateSchema} → {@link GraphBuilder} → `compile()`.
+ * Run: `CompiledGraph.invoke()`. Observe: `attachObserver()` / `invoke({ observers })`.
+ * Flush: {@link drain} / `CompiledGraph.drain()` / `drainEventsFor()`.
+ */
+
+// §2 State
+export { defineState, stateSchema, StateSchema } from "./state-schema.ts";
+export type {
+  FieldDefinition,
+  FieldSpec,
+  RecordDefinition,
+  RecordSpec,
+  StateOf,
+  StateSchemaOptions,
+  StateSpec,
+  UpdateOf,
+} from "./state-schema.ts";
+export { field, defineRecord, FieldBuilder, RecordType } from "./fields.ts";
+export type { AnyFieldBuilder, FieldConfig, TypeLike, UpdatesOf, ValuesOf } from "./fields.ts";
+export { parseTypeString, typeNodeToString, typeNodeToJsonSchema, isListType, isMappingType } from "./type-strings.ts";
+export type { TypeNode, JsonSchema } from "./type-strings.ts";
+export type { StateRecord, PartialUpdate, DeepReadonly } from "./state-types.ts";
+
+// §2 Reducers
+export {
+  lastWriteWins,
+  append,
+  merge,
+  concatFlatten,
+  mergeAll,
+  boundedAppend,
+  dedupeAppend,
+  mergeByKey,
+  defineReducer,
+  resolveReducer,
+  reducerNameOf,
+} from "./reducers.ts";
+export type { AnyReducerFn, Reducer, ReducerFn, ReducerMeta, ReducerSpec, KeySpec, CanonicalReducerName, ReducerFactoryName } from "./reducers.ts";
+
+// §2 Topology, compile
+export { END, type End, type RouteTarget } from "./end.ts";
+export { GraphBuilder, graph } from "./builder.ts";
+export type { CompileOptions, ConditionalEdgeOptions, NodeOptions } from "./builder.ts";
+export { CompiledGraph } from "./compiled-graph.ts";
+export { CompileError } from "./compile-errors.ts";
+export type {
+  CompileDiagnostic,
+  CompileErrorCategory,
+  CompileErrorCategories,
+  CompileWarning,
+  CompileWarningCategory,
+  CompileWarningCategories,
+} from "./compile-errors.ts";
+
+// §2 Subgraphs
+export { subgraphNode, SubgraphNode } from "./subgraph.ts";
+export type { SubgraphProjection, ProjectionForm, ResolvedProjection } from "./projection.ts";
+
+// §3 Execution, outcomes
+export type {
+  InvokeOptions,
+  InvocationResult,
+  CompletedInvocation,
+  SuspendedInvocation,
+  InvocationOutcomeBase,
+} from "./outcomes.ts";
+
+// §4 Errors
+export {
+  GraphRuntimeError,
+  NodeException,
+  EdgeException,
+  ReducerError,
+  RoutingError,
+  StateValidationError,
+  isGraphError,
+} from "./errors.ts";
+export type { RuntimeErrorCategory, RuntimeErrorCategories, ValidationIssue, ErrorLocation } from "./errors.ts";
+
+// §6 Events, observers, drain
+export { isNodeEvent, toSpecEvent } from "./events.ts";
+export type {
+  NodeEvent,
+  NodePhase,
+  EventLineage,
+  FanOutConfig,
+  ParallelBranchesConfig,
+  NodeEventExtras,
+  ObserverEvent,
+  ObserverEventMap,
+  ObserverEventKind,
+  SpecNodeEventRecord,
+} from "./events.ts";
+export { warnObserverError } from "./observers.ts";
+export type {
+  Observer,
+  ObserverOptions,
+  ObserverSpec,
+  ObserverInput,
+  ObserverRegistration,
+  ObserverErrorReport,
+  ObserverErrorHandler,
+  DeliveryContext,
+} from "./observers.ts";
+export { drain, drainEventsFor, activeWorkerCount } from "./drain.ts";
+export type { DrainOptions, DrainSummary } from "./drain.ts";
+
+// Node context and engine extension seams (see README.md)
+export {
+  GraphInterrupt,
+  withAttemptIndex,
+  currentAttemptIndex,
+  currentNodeContext,
+  emitEvent,
+  isNodeKind,
+} from "./extension.ts";
+export type {
+  NodeContext,
+  NodeExecutionContext,
+  NodeFn,
+  EdgeFn,
+  Middleware,
+  NodeKind,
+  NodeCompileContext,
+  InvocationHooks,
+  StartPosition,
+  SubgraphRunOptions,
+  MaybePromise,
+} from "./extension.ts";

@@ -1,0 +1,171 @@
+/**
+ * Invocations and their async context (graph-engine §3 *Invocation entry surface*; observability
+ * §3.1 / §5.1 propagation via `AsyncLocalStorage`).
+ *
+ * An {@link Invocation} is one outermost `invoke()`: its ids, step counter, execution order,
+ * observer snapshot and delivery worker. A {@link Frame} is one graph run inside it (the outermost
+ * graph, or a subgraph run with its namespace prefix, parent states and fan-out / branch lineage).
+ * The current frame and attempt index live in one `AsyncLocalStorage` store, set once per frame —
+ * never per node — so node bodies, middleware and nested helpers can read their context.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import { DeliveryWorker } from "./delivery-queue.ts";
+import { registerWorker, unregisterWorker } from "./drain.ts";
+import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
+import type { GraphRuntime } from "./internals.ts";
+import { warnObserverError, type ObserverErrorHandler, type ObserverRegistration } from "./observers.ts";
+import type { StateRecord } from "./state-types.ts";
+
+/** @internal what the engine keeps in async context. */
+export interface EngineStore {
+  readonly frame: Frame;
+  readonly attemptIndex: number;
+}
+
+/** @internal */
+export const engineStorage = new AsyncLocalStorage<EngineStore>();
+
+/** The current retry attempt index (innermost `withAttemptIndex` wins; 0 by default). */
+export function currentAttemptIndex(): number {
+  return engineStorage.getStore()?.attemptIndex ?? 0;
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** @internal One outermost invocation. */
+export class Invocation {
+  readonly id: string;
+  readonly correlationId: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly root: GraphRuntime;
+  nextStep: number;
+  readonly executionOrder: string[] = [];
+  worker: DeliveryWorker | null = null;
+  readonly hooks: readonly InvocationHooks[];
+  readonly invocationObservers: readonly ObserverRegistration[];
+  readonly onObserverError: ObserverErrorHandler;
+  /** Graph-attached observers per graph, fixed when the invocation began (§6). */
+  readonly snapshots = new Map<GraphRuntime, readonly ObserverRegistration[]>();
+
+  constructor(
+    root: GraphRuntime,
+    init: {
+      invocationId?: string | undefined;
+      correlationId?: string | undefined;
+      metadata?: Readonly<Record<string, unknown>> | undefined;
+      observers: readonly ObserverRegistration[];
+      hooks: readonly InvocationHooks[];
+      onObserverError?: ObserverErrorHandler | undefined;
+      startStep?: number | undefined;
+    },
+  ) {
+    this.root = root;
+    this.id = init.invocationId ?? randomUUID();
+    this.correlationId = init.correlationId ?? randomUUID();
+    this.metadata = init.metadata ? Object.freeze({ ...init.metadata }) : Object.freeze({});
+    this.invocationObservers = init.observers;
+    this.hooks = init.hooks;
+    this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
+    this.nextStep = init.startStep ?? 0;
+    let any = init.observers.length > 0;
+    for (const g of root.allGraphs) {
+      const obs = g.observers;
+      this.snapshots.set(g, obs);
+      if (obs.length) any = true;
+    }
+    if (any) this.ensureWorker();
+  }
+
+  /** Observers attached to `g` for this invocation (snapshotting late-discovered graphs). */
+  observersOf(g: GraphRuntime): readonly ObserverRegistration[] {
+    let obs = this.snapshots.get(g);
+    if (obs === undefined) {
+      obs = g.observers;
+      this.snapshots.set(g, obs);
+      if (obs.length) this.ensureWorker();
+    }
+    return obs;
+  }
+
+  ensureWorker(): DeliveryWorker {
+    if (!this.worker) {
+      this.worker = new DeliveryWorker(this.id, this.root.handle, this.onObserverError, unregisterWorker);
+      registerWorker(this.worker);
+    }
+    return this.worker;
+  }
+}
+
+/** @internal lineage a child frame adds at its dispatch boundary. */
+export interface BoundaryLineage {
+  readonly fanOutIndex?: number | undefined;
+  readonly branchName?: string | undefined;
+}
+
+/** @internal One graph run (outermost or subgraph) inside an invocation. */
+export class Frame {
+  readonly inv: Invocation;
+  readonly rt: GraphRuntime;
+  readonly depth: number;
+  /** Namespace of the subgraph-as-node chain leading here (empty for the outermost graph). */
+  readonly nsPrefix: readonly string[];
+  readonly parentStates: readonly Readonly<StateRecord>[];
+  readonly fanOutChain: readonly (number | null)[];
+  readonly branchChain: readonly (string | null)[];
+  readonly fanOutIndex: number | undefined;
+  readonly branchName: string | undefined;
+  /** Graph-attached observers from the outermost graph down to this one. */
+  readonly graphChain: readonly ObserverRegistration[];
+  /** graphChain + invocation-scoped observers: the recipients of this frame's events. */
+  readonly recipients: readonly ObserverRegistration[];
+  /** Whether this frame builds node events (observers to deliver to, or hooks to call). */
+  readonly emits: boolean;
+  /** The context of the node currently executing (for `currentNodeContext()`). */
+  currentCtx: NodeExecutionContext<StateRecord> | undefined;
+  /** The graph's current state. */
+  state: Readonly<StateRecord>;
+
+  constructor(
+    inv: Invocation,
+    rt: GraphRuntime,
+    parent: Frame | null,
+    boundary: { readonly nodeName: string; readonly parentState: Readonly<StateRecord>; readonly lineage?: BoundaryLineage } | null,
+  ) {
+    this.inv = inv;
+    this.rt = rt;
+    const own = inv.observersOf(rt);
+    if (parent === null || boundary === null) {
+      this.depth = 0;
+      this.nsPrefix = EMPTY;
+      this.parentStates = EMPTY;
+      this.fanOutChain = EMPTY;
+      this.branchChain = EMPTY;
+      this.fanOutIndex = undefined;
+      this.branchName = undefined;
+      this.graphChain = own;
+    } else {
+      const lin = boundary.lineage ?? {};
+      this.depth = parent.depth + 1;
+      this.nsPrefix = Object.freeze([...parent.nsPrefix, boundary.nodeName]);
+      this.parentStates = Object.freeze([...parent.parentStates, boundary.parentState]);
+      this.fanOutChain = Object.freeze([...parent.fanOutChain, lin.fanOutIndex ?? null]);
+      this.branchChain = Object.freeze([...parent.branchChain, lin.branchName ?? null]);
+      this.fanOutIndex = lin.fanOutIndex ?? parent.fanOutIndex;
+      this.branchName = lin.branchName ?? parent.branchName;
+      this.graphChain = own.length ? parent.graphChain.concat(own) : parent.graphChain;
+    }
+    this.recipients = inv.invocationObservers.length ? this.graphChain.concat(inv.invocationObservers) : this.graphChain;
+    this.emits = this.recipients.length > 0 || inv.hooks.length > 0;
+    this.currentCtx = undefined;
+    this.state = Object.freeze({});
+  }
+}
+
+/** @internal validate a caller-supplied id (non-empty string). */
+export function checkId(kind: string, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new TypeError(`${kind} must be a string`);
+  if (v.length === 0) throw new RangeError(`${kind} must be a non-empty string`);
+  return v;
+}

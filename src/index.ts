@@ -1,0 +1,2 @@
+/** openarmature for TypeScript — package entry. */
+export * from "./graph/index.ts";

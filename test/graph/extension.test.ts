@@ -1,0 +1,297 @@
+import { expect } from "chai";
+import {
+  append,
+  defineState,
+  drain,
+  emitEvent,
+  END,
+  field,
+  GraphBuilder,
+  GraphInterrupt,
+  NodeException,
+  withAttemptIndex,
+  type CompiledGraph,
+  type Middleware,
+  type NodeEvent,
+  type NodeKind,
+  type ObserverEvent,
+  type StateRecord,
+  type StateOf,
+  type UpdateOf,
+} from "../../src/graph/index.ts";
+import { brief, recorder, runtimeErrorOf, sleep } from "./helpers.ts";
+
+const Leaf = defineState({ x: field.int().default(0), result: field.int().default(0) });
+const leaf = new GraphBuilder(Leaf)
+  .addNode("compute", async (s) => (await sleep((4 - s.x) * 8), { result: s.x * 2 }))
+  .addEdge("compute", END)
+  .setEntry("compute")
+  .compile({ name: "leaf" });
+
+/** A minimal fan-out built only on the public NodeKind seam (what pipeline-utilities §9 will do). */
+function miniFanOut(sub: CompiledGraph<StateRecord, unknown>, itemsField: string, itemField: string, collect: string, target: string): NodeKind {
+  return {
+    kind: "fan_out",
+    subgraphs: [sub],
+    eventFields: (s) => ({
+      fanOutConfig: { itemCount: (s[itemsField] as unknown[]).length, concurrency: null, errorPolicy: "fail_fast", parentNodeName: "process" },
+    }),
+    async run(state, ctx) {
+      const items = state[itemsField] as unknown[];
+      const finals = await Promise.all(items.map((item, i) => ctx.runSubgraph(sub, { [itemField]: item }, { fanOutIndex: i })));
+      return { [target]: finals.map((f) => f[collect]) };
+    },
+  };
+}
+
+describe("graph/extension: composite node kinds (fan-out seam)", () => {
+  const P = defineState({ items: field.list(field.int()).default([1, 2, 3]), results: field.list(field.int()).default([]).reducer(append) });
+
+  it("runs child graphs concurrently with fan_out_index lineage and its own event fields", async () => {
+    const g = new GraphBuilder(P)
+      .addNode("pre", async () => ({}))
+      .addNode("process", miniFanOut(leaf as never, "items", "x", "result", "results"))
+      .addEdge("pre", "process")
+      .addEdge("process", END)
+      .setEntry("pre")
+      .compile();
+    const o = recorder();
+    const r = await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(r.state.results).to.deep.equal([2, 4, 6]);
+    expect(r.executionOrder).to.deep.equal(["pre", "process"]);
+    const proc = o.events.filter((e) => e.nodeName === "process");
+    expect(proc.map((e) => e.phase)).to.deep.equal(["started", "completed"]);
+    for (const e of proc) {
+      expect(e.fanOutConfig).to.deep.equal({ itemCount: 3, concurrency: null, errorPolicy: "fail_fast", parentNodeName: "process" });
+      expect("fanOutIndex" in e).to.equal(false);
+    }
+    const inner = o.events.filter((e) => e.nodeName === "compute");
+    expect(inner).to.have.length(6);
+    expect(new Set(inner.map((e) => e.fanOutIndex))).to.deep.equal(new Set([0, 1, 2]));
+    for (const e of inner) {
+      expect(e.namespace).to.deep.equal(["process", "compute"]);
+      expect(e.fanOutIndexChain).to.deep.equal([e.fanOutIndex]);
+      expect(e.branchNameChain).to.deep.equal([null]);
+      expect(e.parentStates).to.have.length(1);
+      expect("fanOutConfig" in e).to.equal(false);
+    }
+    // concurrency: item 3 (shortest sleep) finishes first
+    expect(inner.filter((e) => e.phase === "completed")[0]!.fanOutIndex).to.equal(2);
+    const steps = o.events.map((e) => e.step);
+    expect(new Set(steps).size).to.equal(5);
+  });
+
+  it("child errors propagate unchanged through the composite and land on its completed event", async () => {
+    const bad = new GraphBuilder(Leaf).addNode("compute", async () => { throw new Error("instance failed"); }).addEdge("compute", END).setEntry("compute").compile();
+    const g = new GraphBuilder(P).addNode("process", miniFanOut(bad as never, "items", "x", "result", "results")).addEdge("process", END).setEntry("process").compile();
+    const o = recorder();
+    const err = await runtimeErrorOf(g.invoke({ items: [1] }, { observers: [o] }));
+    await drain();
+    expect(err).to.be.instanceOf(NodeException);
+    expect(err.nodeName).to.equal("compute");
+    expect(err.namespace).to.deep.equal(["process", "compute"]);
+    const completed = o.events.find((e) => e.nodeName === "process" && e.phase === "completed")!;
+    expect(completed.error).to.equal(err);
+  });
+
+  it("suppressCompletedEvent drops a failing attempt's completed event", async () => {
+    const kind: NodeKind = {
+      kind: "empty_raises",
+      run(_s, ctx) {
+        ctx.suppressCompletedEvent();
+        throw new Error("fan_out_empty");
+      },
+    };
+    const g = new GraphBuilder(P).addNode("process", kind).addEdge("process", END).setEntry("process").compile();
+    const o = recorder();
+    const err = await runtimeErrorOf(g.invoke({}, { observers: [o] }));
+    await drain();
+    expect(err.category).to.equal("node_exception");
+    expect(o.events.map((e) => e.phase)).to.deep.equal(["started"]);
+  });
+});
+
+describe("graph/extension: middleware seam", () => {
+  const S = defineState({ trace: field.list(field.string()).default([]).reducer(append), v: field.int().default(0) });
+  const marker = (name: string): Middleware<StateOf<typeof S>, UpdateOf<typeof S>> =>
+    async (s, next) => {
+      const u = await next(s);
+      return { ...u, trace: [`${name}.pre`, ...(u.trace ?? []), `${name}.post`] };
+    };
+
+  it("composes per-graph outside per-node, outer to inner", async () => {
+    const g = new GraphBuilder(S)
+      .use(marker("graph"))
+      .addNode("a", async () => ({ trace: ["a"] }), { middleware: [marker("n1"), marker("n2")] })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    expect((await g.invoke()).state.trace).to.deep.equal(["graph.pre", "n1.pre", "n2.pre", "a", "n2.post", "n1.post", "graph.post"]);
+  });
+
+  it("a short-circuiting middleware means the node never ran: no events, no execution order", async () => {
+    let ran = false;
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => ((ran = true), { trace: ["a"] }), { middleware: [async () => ({ trace: ["short"] })] })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const o = recorder();
+    const r = await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(ran).to.equal(false);
+    expect(r.state.trace).to.deep.equal(["short"]);
+    expect(r.executionOrder).to.deep.equal([]);
+    expect(o.events).to.deep.equal([]);
+  });
+
+  it("retry via withAttemptIndex: one event pair per attempt, same step, attempt_index 0..n", async () => {
+    let calls = 0;
+    const retry: Middleware<StateOf<typeof S>, UpdateOf<typeof S>> = async (s, next) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await withAttemptIndex(attempt, () => next(s));
+        } catch (e) {
+          expect(e).to.be.instanceOf(NodeException);
+          if (attempt >= 2) throw e;
+        }
+      }
+    };
+    const g = new GraphBuilder(S)
+      .addNode("target", async (_s, ctx) => {
+        calls++;
+        if (ctx.attemptIndex < 2) throw new Error(`throttle ${ctx.attemptIndex}`);
+        return { v: 7 };
+      }, { middleware: [retry] })
+      .addEdge("target", END)
+      .setEntry("target")
+      .compile();
+    const o = recorder();
+    const r = await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(calls).to.equal(3);
+    expect(r.executionOrder).to.deep.equal(["target"]);
+    expect(o.events.map((e) => [e.step, e.phase, e.attemptIndex, e.error?.category ?? (e.postState ? "ok" : "-")])).to.deep.equal([
+      [0, "started", 0, "-"],
+      [0, "completed", 0, "node_exception"],
+      [0, "started", 1, "-"],
+      [0, "completed", 1, "node_exception"],
+      [0, "started", 2, "-"],
+      [0, "completed", 2, "ok"],
+    ]);
+  });
+
+  it("attempt index propagates transitively into a retried subgraph's nodes", async () => {
+    const inner = new GraphBuilder(S).addNode("i", async () => ({ v: 1 })).addEdge("i", END).setEntry("i").compile({ name: "inner" });
+    const twice: Middleware<StateRecord, object> = async (s, next) => {
+      await withAttemptIndex(0, () => next(s));
+      return withAttemptIndex(1, () => next(s));
+    };
+    const g = new GraphBuilder(S).addSubgraph("sub", inner, {}, { middleware: [twice as never] }).addEdge("sub", END).setEntry("sub").compile();
+    const o = recorder();
+    await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(o.events.map((e) => [e.namespace.join("/"), e.phase, e.attemptIndex, e.step])).to.deep.equal([
+      ["sub/i", "started", 0, 0],
+      ["sub/i", "completed", 0, 0],
+      ["sub/i", "started", 1, 1],
+      ["sub/i", "completed", 1, 1],
+    ]);
+  });
+});
+
+describe("graph/extension: suspension, hooks, resume, typed events", () => {
+  const S = defineState({ trace: field.list(field.string()).default([]).reducer(append) });
+
+  it("a GraphInterrupt produces a suspended event and outcome (not an error)", async () => {
+    const inner = new GraphBuilder(S)
+      .addNode("ask", async () => {
+        throw new GraphInterrupt({ signalId: "approval" });
+      })
+      .addEdge("ask", END)
+      .setEntry("ask")
+      .compile();
+    const g = new GraphBuilder(S).addNode("a", async () => ({ trace: ["a"] })).addSubgraph("sub", inner).addEdge("a", "sub").addEdge("sub", END).setEntry("a").compile();
+    const o = recorder();
+    const r = await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(r.outcome).to.equal("suspended");
+    if (r.outcome !== "suspended") return;
+    expect(r.nodeName).to.equal("ask");
+    expect(r.namespace).to.deep.equal(["sub", "ask"]);
+    expect(r.state).to.deep.equal({ trace: ["a"] });
+    expect(r.interrupt.descriptor).to.deep.equal({ signalId: "approval" });
+    const last = o.events.at(-1)!;
+    expect(last.phase).to.equal("suspended");
+    expect(last.descriptor).to.deep.equal({ signalId: "approval" });
+    expect("postState" in last || "error" in last).to.equal(false);
+  });
+
+  it("onNodeCompleted hooks are awaited inline after every completed event (success and failure)", async () => {
+    const order: string[] = [];
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => (order.push("body a"), {}))
+      .addNode("b", async () => {
+        order.push("body b");
+        throw new Error("b failed");
+      })
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .setEntry("a")
+      .compile({
+        hooks: {
+          async onNodeCompleted(e: NodeEvent) {
+            await sleep(5);
+            order.push(`saved ${e.nodeName} ${e.error ? "error" : "ok"}`);
+          },
+        },
+      });
+    await runtimeErrorOf(g.invoke());
+    expect(order).to.deep.equal(["body a", "saved a ok", "body b", "saved b error"]);
+  });
+
+  it("startAt resumes at a node, and inside a subgraph at an inner node with its state", async () => {
+    const ran: string[] = [];
+    const inner = new GraphBuilder(S)
+      .addNode("step_one", async () => (ran.push("step_one"), { trace: ["one"] }))
+      .addNode("step_two", async () => (ran.push("step_two"), { trace: ["two"] }))
+      .addEdge("step_one", "step_two")
+      .addEdge("step_two", END)
+      .setEntry("step_one")
+      .compile();
+    const g = new GraphBuilder(S)
+      .addNode("first", async () => (ran.push("first"), { trace: ["first"] }))
+      .addSubgraph("dispatch", inner)
+      .addEdge("first", "dispatch")
+      .addEdge("dispatch", END)
+      .setEntry("first")
+      .compile();
+    const r = await g.invoke({}, { startAt: { node: "dispatch", state: { trace: ["first"] }, inner: { node: "step_two", state: { trace: ["one"] } } }, startStep: 2 });
+    expect(ran).to.deep.equal(["step_two"]);
+    expect(r.state.trace).to.deep.equal(["first", "one", "two"]);
+    expect(r.stepCount).to.equal(3);
+    try {
+      await g.invoke({}, { startAt: { node: "ghost" } });
+      expect.fail("accepted an unknown start node");
+    } catch (e) {
+      expect(e).to.be.instanceOf(RangeError);
+    }
+  });
+
+  it("emitEvent puts typed events on the current invocation's queue, in order", async () => {
+    const got: ObserverEvent[] = [];
+    expect(emitEvent({ kind: "probe" } as unknown as ObserverEvent)).to.equal(false);
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => {
+        expect(emitEvent({ kind: "probe", invocationId: "?" } as unknown as ObserverEvent)).to.equal(true);
+        return {};
+      })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    await g.invoke({}, { observers: [(e) => void got.push(e)] });
+    await drain();
+    expect(got.map((e) => (e.kind === "node" ? brief(e as NodeEvent)["phase"] : e.kind))).to.deep.equal(["started", "probe", "completed"]);
+  });
+});

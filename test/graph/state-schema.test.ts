@@ -1,0 +1,189 @@
+import { expect } from "chai";
+import {
+  append,
+  CompileError,
+  defineRecord,
+  defineState,
+  END,
+  field,
+  GraphBuilder,
+  parseTypeString,
+  stateSchema,
+  StateValidationError,
+  typeNodeToJsonSchema,
+  typeNodeToString,
+} from "../../src/graph/index.ts";
+import { compileErrorOf, runtimeErrorOf } from "./helpers.ts";
+
+describe("graph/state-schema: type strings", () => {
+  it("parses primitives, containers, records and nesting", () => {
+    expect(parseTypeString("int")).to.deep.equal({ kind: "int" });
+    expect(parseTypeString("list")).to.deep.equal({ kind: "list" });
+    expect(parseTypeString(" list< dict<string , list<int>> > ")).to.deep.equal({
+      kind: "list",
+      item: { kind: "dict", key: { kind: "string" }, value: { kind: "list", item: { kind: "int" } } },
+    });
+    expect(parseTypeString("error_entry")).to.deep.equal({ kind: "record", name: "error_entry" });
+    expect(typeNodeToString(parseTypeString("dict< string,list<float> >"))).to.equal("dict<string,list<float>>");
+  });
+
+  it("rejects malformed type strings with invalid_state_schema", () => {
+    for (const bad of ["list<", "dict<string>", "list<int>>", "", "int extra", "dict<string,>"]) {
+      const err = compileErrorOf(() => parseTypeString(bad));
+      expect(err.category, bad).to.equal("invalid_state_schema");
+    }
+  });
+
+  it("compiles to JSON Schema", () => {
+    expect(typeNodeToJsonSchema(parseTypeString("list<int>"))).to.deep.equal({ type: "array", items: { type: "integer" } });
+    expect(typeNodeToJsonSchema(parseTypeString("dict<string,bool>"))).to.deep.equal({
+      type: "object",
+      additionalProperties: { type: "boolean" },
+    });
+    expect(typeNodeToJsonSchema(parseTypeString("item"))).to.deep.equal({ $ref: "#/$defs/item" });
+  });
+});
+
+describe("graph/state-schema: validation", () => {
+  const S = stateSchema({
+    fields: {
+      count: { type: "int", default: 0 },
+      ratio: { type: "float", default: 0.5 },
+      name: { type: "string" },
+      flags: { type: "dict<string,bool>", default: {} },
+      errors: { type: "list<error_entry>", default: [], reducer: "append" },
+      anything: { type: "any", default: null },
+    },
+    records: { error_entry: { fields: { code: { type: "int" }, note: { type: "string", default: "" } } } },
+  });
+
+  it("applies defaults and requires fields without one", () => {
+    const s = S.create({ name: "x" });
+    expect(s).to.deep.equal({ count: 0, ratio: 0.5, name: "x", flags: {}, errors: [], anything: null });
+    const err = (() => {
+      try {
+        S.create({});
+      } catch (e) {
+        return e as StateValidationError;
+      }
+    })();
+    expect(err).to.be.instanceOf(StateValidationError);
+    expect(err!.category).to.equal("state_validation_error");
+    expect(err!.fields).to.deep.equal(["name"]);
+  });
+
+  it("names every offending field, including nested record violations", () => {
+    const issues = S.validate({ count: 1.5, ratio: "x", name: "n", flags: { a: 1 }, errors: [{ note: "no code" }], anything: 1 });
+    expect([...new Set(issues.map((i) => i.field))].sort()).to.deep.equal(["count", "errors", "flags", "ratio"]);
+    expect(S.validate({ count: 2, ratio: 1, name: "n", flags: { a: true }, errors: [{ code: 3 }], anything: [1] })).to.deep.equal([]);
+  });
+
+  it("validates at invoke entry and at every merge boundary", async () => {
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => ({ count: 1 }))
+      .addNode("b", async () => ({ count: "two" }))
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .setEntry("a")
+      .compile();
+    const entry = await runtimeErrorOf(g.invoke({ name: "n", count: "zero" }));
+    expect(entry.category).to.equal("state_validation_error");
+    expect((entry as StateValidationError).fields).to.deep.equal(["count"]);
+    expect(entry.executionOrder).to.deep.equal([]);
+
+    const merge = await runtimeErrorOf(g.invoke({ name: "n" }));
+    expect(merge).to.be.instanceOf(StateValidationError);
+    expect(merge.nodeName).to.equal("b");
+    expect(merge.state).to.include({ count: 1 });
+    expect((merge as StateValidationError).invalidState).to.include({ count: "two" });
+    expect(merge.executionOrder).to.deep.equal(["a", "b"]);
+  });
+
+  it("allows undeclared fields by default and rejects them with extraFields: forbid", async () => {
+    const open = stateSchema({ fields: { v: { type: "int", default: 0 } } });
+    expect(open.create({ extra: "kept" })).to.deep.equal({ v: 0, extra: "kept" });
+    const closed = stateSchema({ fields: { v: { type: "int", default: 0 } }, extraFields: "forbid" });
+    expect(() => closed.create({ extra: 1 })).to.throw(StateValidationError);
+    const g = new GraphBuilder(closed).addNode("a", async () => ({ nope: 1 })).addEdge("a", END).setEntry("a").compile();
+    const err = await runtimeErrorOf(g.invoke());
+    expect(err.category).to.equal("state_validation_error");
+    expect((err as StateValidationError).fields).to.deep.equal(["nope"]);
+  });
+
+  it("rejects unknown record names and defaults that do not match their type", () => {
+    expect(compileErrorOf(() => stateSchema({ fields: { e: { type: "list<ghost>" } } })).category).to.equal("invalid_state_schema");
+    const bad = stateSchema({ fields: { v: { type: "int", default: "zero" } } });
+    const err = compileErrorOf(() => new GraphBuilder(bad).addNode("a", async () => ({})).addEdge("a", END).setEntry("a").compile());
+    expect(err.category).to.equal("invalid_state_schema");
+    expect(err.field).to.equal("v");
+  });
+
+  it("freezes state: nodes cannot mutate what they receive", async () => {
+    let error: unknown;
+    const g = new GraphBuilder(stateSchema({ fields: { log: { type: "list<string>", default: ["x"] } } }))
+      .addNode("a", async (s) => {
+        try {
+          (s["log"] as string[]).push("mutated");
+        } catch (e) {
+          error = e;
+        }
+        return {};
+      })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const r = await g.invoke();
+    expect(error).to.be.instanceOf(TypeError);
+    expect(r.state["log"]).to.deep.equal(["x"]);
+    expect(Object.isFrozen(r.state)).to.equal(true);
+  });
+});
+
+describe("graph/state-schema: typed form", () => {
+  it("infers the state type and compiles to the same JSON Schema as the string form", async () => {
+    const Item = defineRecord("item", { id: field.int(), tags: field.list(field.string()).default([]) });
+    const S = defineState({
+      count: field.int().default(0),
+      log: field.list(field.string()).default([]).reducer(append),
+      items: field.list(Item).default([]),
+      byId: field.dict(field.string(), Item).default({}),
+      note: field.string().optional(),
+      maybe: field.int().nullable().default(null),
+    });
+    const same = stateSchema({
+      fields: {
+        count: { type: "int", default: 0 },
+        log: { type: "list<string>", default: [], reducer: "append" },
+        items: { type: "list<item>", default: [] },
+        byId: { type: "dict<string,item>", default: {} },
+        note: { type: "string", required: false },
+        maybe: { type: "int", nullable: true, default: null },
+      },
+      records: { item: { fields: { id: { type: "int" }, tags: { type: "list<string>", default: [] } } } },
+    });
+    expect(S.jsonSchema).to.deep.equal(same.jsonSchema);
+
+    const g = new GraphBuilder(S)
+      .addNode("a", async (s) => ({ count: s.count + 1, log: ["a"], items: [{ id: 1, tags: [] }] }))
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const r = await g.invoke({ count: 41 });
+    const count: number = r.state.count;
+    expect(count).to.equal(42);
+    expect(r.state.log).to.deep.equal(["a"]);
+    expect(S.validate({ ...r.state, items: [{ tags: [] }] }).map((i) => i.field)).to.deep.equal(["items"]);
+  });
+
+  it("builders are immutable and reducer declarations accumulate (conflict detected at compile)", () => {
+    const base = field.list(field.string()).default([]);
+    const a = base.reducer(append);
+    expect(base.config.reducers).to.have.length(0);
+    const twice = a.reducer("last_write_wins");
+    const S = defineState({ v: twice });
+    const err = compileErrorOf(() => new GraphBuilder(S).addNode("n", async () => ({})).addEdge("n", END).setEntry("n").compile());
+    expect(err).to.be.instanceOf(CompileError);
+    expect(err.category).to.equal("conflicting_reducers");
+    expect(err.field).to.equal("v");
+  });
+});
