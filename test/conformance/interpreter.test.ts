@@ -95,7 +95,7 @@ describe("interpreter", () => {
   });
 
   it("recognizes a per-directory directive only under its directory", async () => {
-    expect((await run("value: 1\nlocal_only: x\n", "observability")).status).to.equal("passed");
+    expect((await run("value: 1\nlocal_only: x\nexpected: {value: 1}\n", "observability")).status).to.equal("passed");
     expect((await run("value: 1\nlocal_only: x\n", "graph-engine")).category).to.equal("fixture_directive_unknown");
   });
 
@@ -107,6 +107,16 @@ describe("interpreter", () => {
 
   it("a case with nothing to run is fixture_schema_invalid", async () => {
     expect((await run("expected: {value: 3}\n")).category).to.equal("fixture_schema_invalid");
+  });
+
+  it("a case that asserts nothing is fixture_schema_invalid, never a vacuous pass", async () => {
+    const r = await run("value: 3\n");
+    expect(r.category).to.equal("fixture_schema_invalid");
+    expect(r.message).to.contain("asserts nothing");
+  });
+
+  it("a non-string name or description is fixture_schema_invalid", async () => {
+    expect((await run("description: 5\nvalue: 3\nexpected: {value: 3}\n")).category).to.equal("fixture_schema_invalid");
   });
 
   it("an observation the run did not produce is harness_primitive_missing", async () => {
@@ -128,10 +138,10 @@ describe("interpreter", () => {
   });
 
   it("a requires_capability gate the adapter does not meet is a skip naming the capability", async () => {
-    const r = await run("requires_capability: {llm_strict_native_schema: true}\nvalue: 1\n");
+    const r = await run("requires_capability: {llm_strict_native_schema: true}\nvalue: 1\nexpected: {value: 1}\n");
     expect(r.status).to.equal("skipped");
     expect(r.message).to.contain("llm_strict_native_schema");
-    const met = await runCaseToResult(casesOf("requires_capability: {llm_strict_native_schema: false}\nvalue: 1\n")[0]!, reg);
+    const met = await runCaseToResult(casesOf("requires_capability: {llm_strict_native_schema: false}\nvalue: 1\nexpected: {value: 1}\n")[0]!, reg);
     expect(met.status).to.equal("passed");
   });
 
