@@ -1,0 +1,196 @@
+/**
+ * Robustness (issue: interpreter core §8): mutate real fixtures — drop a key, change a value's
+ * type, add an unknown key, duplicate a key, cut the text mid-line — and show every run ends in a
+ * categorized §9 error or a named assertion failure: never an uncaught error (`adapter_defect`),
+ * a hang, or a pass where the mutation must change the outcome.
+ */
+import { expect } from "chai";
+import fc from "fast-check";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { isMap, isPair, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
+import { discoverFixtures, type DiscoveredFixture } from "../../src/conformance/discovery.ts";
+import { normalizeFixture } from "../../src/conformance/fixture-model.ts";
+import { loadConformance } from "../../src/conformance/setup.ts";
+import { runCaseToResult, type CaseResult } from "../../src/conformance/run.ts";
+import { FixtureSource } from "../../src/conformance/source.ts";
+import { checkConformanceVersion } from "../../src/conformance/version.ts";
+import { ConformanceError } from "../../src/conformance/errors.ts";
+
+const upstream = fileURLToPath(new URL("../../../shared/openarmature-spec/spec", import.meta.url));
+const project = fileURLToPath(new URL("../../spec", import.meta.url));
+const roots = existsSync(upstream) ? [upstream, project] : [project];
+
+/** Categories a mutated fixture may end in. */
+const CATEGORIZED = new Set([
+  "fixture_directive_unknown",
+  "fixture_schema_invalid",
+  "fixture_version_unsupported",
+  "harness_primitive_missing",
+  "assertion_failed",
+  "case_timeout",
+]);
+
+/** Fixtures paced by slow observers are slow by design; the rest run in milliseconds. */
+const fixtures: Array<{ f: DiscoveredFixture; text: string }> = discoverFixtures(roots)
+  .map((f) => ({ f, text: readFileSync(f.absPath, "utf8") }))
+  .filter(({ text }) => !/sleep_ms|timeout_seconds/.test(text));
+
+type Mutation = "drop" | "retype" | "unknown_key" | "duplicate_key" | "cut";
+const MUST_FAIL: ReadonlySet<Mutation> = new Set(["retype", "unknown_key", "duplicate_key"]);
+
+type Path = Array<string | number>;
+
+/** Paths of every mapping entry / sequence item, outside `name:` / `description:` prose. */
+function valuePaths(doc: Document): Path[] {
+  const out: Path[] = [];
+  visit(doc, {
+    Pair(_, pair, path) {
+      const keys: Path = [];
+      for (const n of path) if (isPair(n) && isScalar(n.key)) keys.push(String(n.key.value));
+      if (isScalar(pair.key)) {
+        const k = String(pair.key.value);
+        if (k !== "name" && k !== "description" && !keys.includes("description")) out.push(realPath(doc, path, pair));
+      }
+    },
+  });
+  return out.filter((p) => p.length > 0);
+}
+
+function realPath(_doc: Document, ancestors: readonly unknown[], pair: unknown): Path {
+  const path: Path = [];
+  const chain = [...ancestors, pair];
+  for (let i = 0; i < chain.length; i++) {
+    const n = chain[i];
+    const next = chain[i + 1];
+    if (isPair(n) && isScalar(n.key)) path.push(String(n.key.value));
+    if (isSeq(n) && next !== undefined) path.push(n.items.indexOf(next as never));
+  }
+  return path;
+}
+
+function mappingPaths(doc: Document): Path[] {
+  const out: Path[] = [[]];
+  for (const p of valuePaths(doc)) if (isMap(doc.getIn(p, true))) out.push(p);
+  return out;
+}
+
+function retyped(v: unknown): unknown {
+  if (v === null) return 7;
+  if (typeof v === "number") return "not-a-number";
+  if (typeof v === "string") return { mutated: v };
+  if (typeof v === "boolean") return [v];
+  if (Array.isArray(v)) return "not-a-list";
+  return 42;
+}
+
+/** Keys whose values are fixture data (inputs to the graph), where an added key can be neutral. */
+const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", "signal_payload", "session_state", "body", "metadata", "on_success", "success_update", "success_compute"]);
+
+interface Mutant {
+  readonly text: string;
+  /** The case the mutation touched (its index under `cases:`), or "all" for document-level edits. */
+  readonly scope: number | "all";
+}
+
+const scopeOfPath = (p: Path): number | "all" => (p[0] === "cases" && typeof p[1] === "number" ? p[1] : "all");
+
+/** The case whose text holds line `line` (0-based), or "all". */
+function scopeOfLine(text: string, line: number): number | "all" {
+  const doc = parseDocument(text);
+  const cases = doc.get("cases", true);
+  if (!isSeq(cases)) return "all";
+  let offset = 0;
+  const starts = text.split("\n").map((l) => ((offset += l.length + 1), offset - l.length - 1));
+  const at = starts[line] ?? 0;
+  const idx = cases.items.findIndex((c) => isMap(c) && c.range != null && at >= c.range[0] && at < c.range[2]);
+  return idx < 0 ? "all" : idx;
+}
+
+function mutate(text: string, kind: Mutation, pick: number): Mutant | null {
+  if (kind === "cut") {
+    const lines = text.split("\n");
+    const idx = lines.findIndex((l, i) => i >= pick % lines.length && l.trim().length > 3 && !l.trim().startsWith("#"));
+    if (idx < 0) return null;
+    const line = lines[idx] as string;
+    const at = 1 + (pick % Math.max(1, line.length - 2));
+    return { text: [...lines.slice(0, idx), line.slice(0, at)].join("\n"), scope: "all" };
+  }
+  if (kind === "duplicate_key") {
+    const lines = text.split("\n");
+    const keyLines = lines.map((l, i) => ({ l, i })).filter(({ l }) => /^\s*[a-z_]+:(\s|$)/.test(l) && !/^\s*-/.test(l));
+    if (keyLines.length === 0) return null;
+    const { l, i } = keyLines[pick % keyLines.length] as { l: string; i: number };
+    const [, indent, key] = /^(\s*)([a-z_]+):/.exec(l) as RegExpExecArray;
+    return { text: [...lines.slice(0, i + 1), `${indent}${key}: 0`, ...lines.slice(i + 1)].join("\n"), scope: scopeOfLine(text, i) };
+  }
+  const doc = parseDocument(text);
+  if (kind === "unknown_key") {
+    const maps = mappingPaths(doc).filter((p) => !p.some((k) => typeof k === "string" && DATA_KEYS.has(k)));
+    if (maps.length === 0) return null;
+    const p = maps[pick % maps.length] as Path;
+    if (p.length === 0) (doc.contents as unknown as { set(k: string, v: unknown): void }).set("zz_mutant_key", 1);
+    else (doc.getIn(p, true) as unknown as { set(k: string, v: unknown): void }).set("zz_mutant_key", 1);
+    return { text: String(doc), scope: scopeOfPath(p) };
+  }
+  const paths = valuePaths(doc);
+  if (paths.length === 0) return null;
+  const p = paths[pick % paths.length] as Path;
+  if (kind === "drop") doc.deleteIn(p);
+  else doc.setIn(p, retyped(doc.getIn(p)));
+  return { text: String(doc), scope: scopeOfPath(p) };
+}
+
+async function runText(f: DiscoveredFixture, text: string): Promise<CaseResult[]> {
+  const registry = await loadConformance();
+  let cases;
+  try {
+    const source = FixtureSource.parse(f.displayPath, text);
+    const data = source.data as { conformance_version?: unknown } | null;
+    if (data && typeof data === "object") checkConformanceVersion(data.conformance_version, source.locate(["conformance_version"]));
+    cases = normalizeFixture({ source, capability: f.capability, id: f.id });
+  } catch (err) {
+    if (err instanceof ConformanceError) return [{ fixture: f.id, case: null, status: "failed", category: err.category, message: err.message, durationMs: 0 }];
+    return [{ fixture: f.id, case: null, status: "failed", category: "adapter_defect", message: String((err as Error).stack), durationMs: 0 }];
+  }
+  const out: CaseResult[] = [];
+  for (const c of cases) out.push(await runCaseToResult(c, registry, { caseTimeoutMs: 3_000 }));
+  return out;
+}
+
+describe("robustness: mutated real fixtures end in a categorized error", function () {
+  this.timeout(180_000);
+  const baseline = new Map<string, CaseResult[]>();
+
+  it(`covers ${fixtures.length} fixtures`, () => expect(fixtures.length).to.be.greaterThan(0));
+
+  for (const kind of ["drop", "retype", "unknown_key", "duplicate_key", "cut"] as const) {
+    it(`${kind}: never an uncaught error, a hang or an unexplained pass`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.nat(fixtures.length - 1), fc.nat(10_000), async (fi, pick) => {
+          const { f, text } = fixtures[fi] as { f: DiscoveredFixture; text: string };
+          const mutant = mutate(text, kind, pick);
+          if (mutant === null || mutant.text === text) return true;
+          const results = await runText(f, mutant.text);
+          for (const [i, r] of results.entries()) {
+            if (r.status === "skipped") continue;
+            if (r.status === "failed") {
+              expect(CATEGORIZED.has(r.category ?? ""), `${f.id} ${kind}@${pick}: ${r.category} ${r.message}`).to.equal(true);
+              continue;
+            }
+            // A pass is acceptable only for a case the mutation did not touch, or where the
+            // mutation cannot be told apart from the original (a dropped optional key, a cut
+            // comment) — and then only if the original case passes too.
+            const touched = mutant.scope === "all" || mutant.scope === i;
+            expect(touched && MUST_FAIL.has(kind), `${f.id} ${kind}@${pick} case ${r.case} passed but must fail:\n${mutant.text}`).to.equal(false);
+            if (!baseline.has(f.id)) baseline.set(f.id, await runText(f, text));
+            const before = baseline.get(f.id)?.find((b) => b.case === r.case);
+            expect(before?.status, `${f.id} ${kind}@${pick} case ${r.case} passed although the original does not`).to.equal("passed");
+          }
+          return true;
+        }),
+        { numRuns: 60, seed: 20261201 },
+      );
+    });
+  }
+});
