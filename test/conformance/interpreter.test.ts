@@ -70,7 +70,27 @@ class Add {
 class LocalOnly {
   configure(): void {}
 }
-void [ValueDirective, Expected, ExpectedValue, Spans, Invocations, Add, LocalOnly];
+@directive({ name: "capture", at: "case", home: "general" })
+class Capture {
+  configure(label: string, ctx: ConfigureContext): void {
+    ctx.declareLabel(label);
+  }
+}
+@directive({ name: "<capture_as label>", at: "expected", home: "general" })
+class CaptureLabel {
+  check(v: unknown, _obs: Observation, ctx: CheckContext): void {
+    ctx.match(v, `captured:${ctx.self.groups.label}`, null);
+  }
+}
+@directive({ name: "record", at: "expected", home: "general" })
+class RecordAssertion {
+  check(v: Record<string, unknown>, _obs: Observation, ctx: CheckContext): void {
+    const observed: Record<string, unknown> = { a: 1, b: 2 };
+    ctx.match(v, observed, null);
+    for (const k of ctx.self.absentKeys ?? []) if (k in observed) ctx.fail(`key '${k}' must be absent`);
+  }
+}
+void [ValueDirective, Expected, ExpectedValue, Spans, Invocations, Add, LocalOnly, Capture, CaptureLabel, RecordAssertion];
 
 const run = (text: string, capability = "graph-engine") => runCaseToResult(casesOf(text, capability)[0]!, reg);
 
@@ -147,6 +167,22 @@ describe("interpreter", () => {
 
   it("a malformed requires_capability is fixture_schema_invalid, not a skip", async () => {
     expect((await run("requires_capability: [x]\nvalue: 1\n")).category).to.equal("fixture_schema_invalid");
+  });
+
+  it("a capture_as label declared in the case is an assertion key at expected:, and only then", async () => {
+    expect((await run("value: 1\ncapture: greeting\nexpected: {greeting: 'captured:greeting'}\n")).status).to.equal("passed");
+    expect((await run("value: 1\ncapture: greeting\nexpected: {greeting: 'wrong'}\n")).category).to.equal("assertion_failed");
+    expect((await run("value: 1\nexpected: {greeting: 'captured:greeting'}\n")).category).to.equal("fixture_directive_unknown");
+    expect((await run("value: 1\ncapture: x_absent_keys\nexpected: {value: 1}\n")).category).to.equal("fixture_schema_invalid");
+  });
+
+  it("pairs <key>_absent_keys with its sibling key and rejects an orphan one", async () => {
+    expect((await run("value: 1\nexpected: {record: {a: 1}, record_absent_keys: [c]}\n")).status).to.equal("passed");
+    const r = await run("value: 1\nexpected: {record: {a: 1}, record_absent_keys: [b]}\n");
+    expect(r.category).to.equal("assertion_failed");
+    expect(r.message).to.contain("key 'b' must be absent");
+    expect((await run("value: 1\nexpected: {value: 1, other_absent_keys: [b]}\n")).category).to.equal("fixture_directive_unknown");
+    expect((await run("value: 1\nexpected: {record: {a: 1}, record_absent_keys: b}\n")).category).to.equal("fixture_schema_invalid");
   });
 
   it("runCase itself throws the categorized error", async () => {
