@@ -38,9 +38,10 @@ export interface NodeOptions<S extends StateRecord, U> {
 /** Conditional-edge options. */
 export interface ConditionalEdgeOptions {
   /**
-   * The destinations the edge function can return. Optional: when given, reachability analysis uses
-   * them, a target naming an undeclared node is a `dangling_edge`, and returning anything else at
-   * run time is a `routing_error`. When omitted, the edge is assumed able to reach every node.
+   * The destinations the edge function can return. Optional: when given, `unreachable_node`
+   * analysis follows them and returning anything else at run time is a `routing_error`. When
+   * omitted, the edge is assumed able to reach every node. Like the edge function's result, a target
+   * that names no declared node is not a compile error: routing to it is a run-time `routing_error`.
    */
   readonly targets?: readonly RouteTarget[];
 }

@@ -89,7 +89,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
    * rejects with a §4 `GraphRuntimeError` (`category`, `nodeName`, `state`, `cause`,
    * `executionOrder`, `invocationId`).
    */
-  async invoke(initial: Readonly<Partial<S>> | Readonly<Record<string, unknown>> = {}, options: InvokeOptions = {}): Promise<InvocationResult<S>> {
+  async invoke(initial: Readonly<Partial<S>> = {} as Readonly<Partial<S>>, options: InvokeOptions = {}): Promise<InvocationResult<S>> {
     const rt = this[INTERNALS];
     const invocationId = checkId("invocationId", options.invocationId);
     const correlationId = checkId("correlationId", options.correlationId);

@@ -314,12 +314,24 @@ function normalizeUpdate(u: unknown): unknown {
 function runChain(ctx: DispatchContext, i: number, s: State): unknown {
   const mws = ctx.node.middleware;
   if (i === mws.length) return runAttempt(ctx, s);
+  // An inner middleware's post-phase may raise after the node body succeeded: the attempt is still
+  // open, so close it here (with the real error) before an outer layer can re-attempt.
+  const fail = (e: unknown): never | Promise<never> => {
+    if (ctx.open) return attemptFailed(ctx, e);
+    throw e;
+  };
   const next = (s2?: State): Promise<StateRecord> => {
     try {
       const r = runChain(ctx, i + 1, s2 ?? s);
-      return isThenable(r) ? Promise.resolve(r).then(normalizeUpdate) as Promise<StateRecord> : Promise.resolve(normalizeUpdate(r) as StateRecord);
+      return isThenable(r)
+        ? (Promise.resolve(r).then(normalizeUpdate, fail) as Promise<StateRecord>)
+        : Promise.resolve(normalizeUpdate(r) as StateRecord);
     } catch (e) {
-      return Promise.reject(e);
+      try {
+        return Promise.resolve(fail(e));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     }
   };
   return mws[i]!(s, next, ctx);
@@ -426,6 +438,9 @@ function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<Rou
   return checkTarget(ctx, edge, r, post);
 }
 
+/** Node executions between event-loop turns in one graph run. */
+const YIELD_EVERY = 256;
+
 /** @internal Run one graph (outermost or subgraph frame) from `start` until END. */
 export async function runGraph(frame: Frame, start: string, initial: State, resumeInner?: StartPosition): Promise<State> {
   const rt = frame.rt;
@@ -433,7 +448,14 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
   frame.state = initial;
   let node = rt.nodes.get(start)!;
   let pendingResume = resumeInner;
+  let sinceYield = 0;
   for (;;) {
+    // Give the event loop a turn now and then: a long (or endless) loop of nodes whose awaits all
+    // resolve immediately would otherwise starve timers, I/O, observer delivery and drains.
+    if (++sinceYield === YIELD_EVERY) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const state = frame.state;
     const ctx = new DispatchContext(frame, node, state);
     if (pendingResume !== undefined) {

@@ -23,6 +23,7 @@ export type { AnyFieldBuilder, FieldConfig, TypeLike, UpdatesOf, ValuesOf } from
 export { parseTypeString, typeNodeToString, typeNodeToJsonSchema, isListType, isMappingType } from "./type-strings.ts";
 export type { TypeNode, JsonSchema } from "./type-strings.ts";
 export type { StateRecord, PartialUpdate, DeepReadonly } from "./state-types.ts";
+export type { StateFromSpec, UpdateFromSpec, TypeOfTypeString } from "./type-inference.ts";
 
 // §2 Reducers
 export {

@@ -15,6 +15,7 @@ import { FieldBuilder, RecordType, type AnyFieldBuilder, type FieldConfig, type 
 import { deepFreeze } from "./freeze.ts";
 import { lastWriteWins, resolveReducer, type Reducer, type ReducerSpec } from "./reducers.ts";
 import type { StateRecord } from "./state-types.ts";
+import type { StateFromSpec, UpdateFromSpec } from "./type-inference.ts";
 import {
   collectRecordNames,
   parseTypeString,
@@ -352,7 +353,7 @@ export function defineState<F extends Record<string, AnyFieldBuilder>>(
  *               records: { error_entry: { fields: { code: { type: "int" } } } } });
  * ```
  */
-export function stateSchema(spec: StateSpec): StateSchema<StateRecord, StateRecord> {
+export function stateSchema<const Spec extends StateSpec>(spec: Spec): StateSchema<StateFromSpec<Spec>, UpdateFromSpec<Spec>> {
   if (typeof spec !== "object" || spec === null || typeof spec.fields !== "object" || spec.fields === null) {
     throw compileError("invalid_state_schema", "a state spec needs a `fields` mapping");
   }
@@ -374,5 +375,5 @@ export function stateSchema(spec: StateSpec): StateSchema<StateRecord, StateReco
     records.set(name, { name, fields });
   }
   const { fields: _f, records: _r, ...options } = spec;
-  return new StateSchema(defs, records, options);
+  return new StateSchema(defs, records, options) as unknown as StateSchema<StateFromSpec<Spec>, UpdateFromSpec<Spec>>;
 }

@@ -51,17 +51,28 @@ describe("graph/compile: compile-error categories", () => {
     expect(g.nodeNames).to.deep.equal(["a", "c"]);
   });
 
-  it("dangling_edge (edge target, edge source, entry, declared conditional target)", () => {
+  it("dangling_edge (edge target, edge source, entry)", () => {
     expect(compileErrorOf(() => new GraphBuilder(S).addNode("a", noop).addEdge("a", "ghost").setEntry("a").compile()).category).to.equal("dangling_edge");
     expect(
       compileErrorOf(() => new GraphBuilder(S).addNode("a", noop).addEdge("a", END).addEdge("ghost", "a").setEntry("a").compile()).category,
     ).to.equal("dangling_edge");
     expect(compileErrorOf(() => new GraphBuilder(S).addNode("a", noop).addEdge("a", END).setEntry("ghost").compile()).category).to.equal("dangling_edge");
-    expect(
-      compileErrorOf(() =>
-        new GraphBuilder(S).addNode("a", noop).addConditionalEdge("a", () => END, { targets: ["ghost", END] }).setEntry("a").compile(),
-      ).category,
-    ).to.equal("dangling_edge");
+  });
+
+  it("a conditional edge's declared targets are not compile-time references (routing is checked at run time)", async () => {
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => ({ v: "a" }))
+      .addNode("b", noop)
+      .addConditionalEdge("a", (s) => (s["v"] === "nope" ? "b" : "ghost"), { targets: ["b", "ghost"] })
+      .addEdge("b", END)
+      .setEntry("a")
+      .compile();
+    try {
+      await g.invoke();
+      expect.fail("routed to an undeclared node");
+    } catch (e) {
+      expect((e as { category?: string }).category).to.equal("routing_error");
+    }
   });
 
   it("multiple_outgoing_edges (two static, or static + conditional)", () => {

@@ -1,3 +1,4 @@
+import type { RouteTarget } from "../../src/graph/index.ts";
 import { expect } from "chai";
 import {
   currentNodeContext,
@@ -274,5 +275,23 @@ describe("graph/execution: invocation context", () => {
       .compile();
     const rs = await Promise.all([0, 1, 2, 3].map((i) => g.invoke({ count: i }, { invocationId: `inv-${i}` })));
     expect(rs.map((r) => r.state.greeting)).to.deep.equal(["inv-0", "inv-1", "inv-2", "inv-3"]);
+  });
+});
+
+describe("execution yields to the event loop", () => {
+  it("a long loop of instant nodes lets timers fire while it runs (no starvation)", async () => {
+    const { GraphBuilder, stateSchema, END } = await import("../../src/graph/index.ts");
+    const stop: RouteTarget = END;
+    let n = 0;
+    const g = new GraphBuilder(stateSchema({ fields: { n: { type: "int", default: 0 } } }))
+      .addNode("a", async () => ({ n: ++n }))
+      .addConditionalEdge("a", (): RouteTarget => (n >= 20_000 ? stop : "a"))
+      .setEntry("a")
+      .compile();
+    let firedAt = -1;
+    const t = setTimeout(() => (firedAt = n), 0);
+    await g.invoke({});
+    clearTimeout(t);
+    if (firedAt < 0 || firedAt >= 20_000) throw new Error(`the timer fired only after the loop ended (at n=${firedAt})`);
   });
 });

@@ -130,6 +130,23 @@ describe("graph/extension: middleware seam", () => {
     expect((await g.invoke()).state.trace).to.deep.equal(["graph.pre", "n1.pre", "n2.pre", "a", "n2.post", "n1.post", "graph.post"]);
   });
 
+  it("a middleware raising before next() is a node_exception carrier; the node never ran", async () => {
+    const pre = new Error("circuit open");
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => ({ v: 1 }), { middleware: [async () => { throw pre; }] })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const o = recorder();
+    const err = await runtimeErrorOf(g.invoke({}, { observers: [o] }));
+    await drain();
+    expect(err).to.be.instanceOf(NodeException);
+    expect(err.cause).to.equal(pre);
+    expect(err.nodeName).to.equal("a");
+    expect(err.executionOrder).to.deep.equal([]);
+    expect(o.events).to.deep.equal([]);
+  });
+
   it("a short-circuiting middleware means the node never ran: no events, no execution order", async () => {
     let ran = false;
     const g = new GraphBuilder(S)
@@ -179,6 +196,38 @@ describe("graph/extension: middleware seam", () => {
       [0, "completed", 1, "node_exception"],
       [0, "started", 2, "-"],
       [0, "completed", 2, "ok"],
+    ]);
+  });
+
+  it("an inner middleware raising after the body succeeded closes that attempt before a re-attempt", async () => {
+    let n = 0;
+    const flakyPost: Middleware<StateOf<typeof S>, UpdateOf<typeof S>> = async (s, next) => {
+      const u = await next(s);
+      if (n++ === 0) throw new Error("post-phase failure");
+      return u;
+    };
+    const retryOnce: Middleware<StateOf<typeof S>, UpdateOf<typeof S>> = async (s, next) => {
+      try {
+        return await withAttemptIndex(0, () => next(s));
+      } catch (e) {
+        expect(e).to.be.instanceOf(NodeException);
+        expect(((e as Error).cause as Error).message).to.equal("post-phase failure");
+        return withAttemptIndex(1, () => next(s));
+      }
+    };
+    const g = new GraphBuilder(S)
+      .addNode("a", async () => ({ v: 1 }), { middleware: [retryOnce, flakyPost] })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const o = recorder();
+    await g.invoke({}, { observers: [o] });
+    await drain();
+    expect(o.events.map((e) => [e.phase, e.attemptIndex, e.error ? "error" : e.postState ? "ok" : "-"])).to.deep.equal([
+      ["started", 0, "-"],
+      ["completed", 0, "error"],
+      ["started", 1, "-"],
+      ["completed", 1, "ok"],
     ]);
   });
 

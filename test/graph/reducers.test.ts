@@ -136,7 +136,7 @@ describe("graph/reducers: reducer_error at merge time", () => {
     });
     const g = new GraphBuilder(S)
       .addNode("w", async () => ({ n: 1, items: ["ok"] }))
-      .addNode("x", async () => ({ items: "not_a_list" }))
+      .addNode("x", async () => ({ items: "not_a_list" }) as never)
       .addEdge("w", "x")
       .addEdge("x", END)
       .setEntry("w")

@@ -81,12 +81,12 @@ describe("graph/state-schema: validation", () => {
   it("validates at invoke entry and at every merge boundary", async () => {
     const g = new GraphBuilder(S)
       .addNode("a", async () => ({ count: 1 }))
-      .addNode("b", async () => ({ count: "two" }))
+      .addNode("b", async () => ({ count: "two" }) as never)
       .addEdge("a", "b")
       .addEdge("b", END)
       .setEntry("a")
       .compile();
-    const entry = await runtimeErrorOf(g.invoke({ name: "n", count: "zero" }));
+    const entry = await runtimeErrorOf(g.invoke({ name: "n", count: "zero" } as never));
     expect(entry.category).to.equal("state_validation_error");
     expect((entry as StateValidationError).fields).to.deep.equal(["count"]);
     expect(entry.executionOrder).to.deep.equal([]);
