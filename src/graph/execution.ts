@@ -64,6 +64,8 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   suppressed = false;
   attemptPre: State = FROZEN_EMPTY;
   attemptIdx = 0;
+  /** The last failed attempt: the error its node raised and the carrier its completed event held. */
+  failedAttempt: { readonly raw: unknown; readonly carrier: GraphRuntimeError } | undefined = undefined;
   extras: NodeEventExtras | undefined = undefined;
   resumeInner: StartPosition | undefined = undefined;
   hookEvent: NodeEvent | undefined = undefined;
@@ -245,6 +247,7 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
   }
   let err: GraphRuntimeError;
   if (e instanceof GraphRuntimeError && owners.get(e) === f.inv) err = e;
+  else if (ctx.failedAttempt !== undefined && ctx.failedAttempt.raw === e) err = ctx.failedAttempt.carrier;
   else err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
   if (ctx.open && eventful && !ctx.suppressed) {
     const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { error: err });
@@ -265,16 +268,26 @@ async function closeAndFlush(ctx: DispatchContext, e: unknown): Promise<unknown>
   return err;
 }
 
+/**
+ * Close a failed attempt (its completed event carries the §4 carrier) and hand the middleware the
+ * error the node raised, unwrapped (pipeline-utilities §2, §6.3: middleware sees the node's own
+ * exception). If it escapes the chain, the dispatch loop raises the same carrier the event held.
+ */
 function attemptFailed(ctx: DispatchContext, e: unknown): never | Promise<never> {
   const err = closeWithError(ctx, e);
+  let raised: unknown = err;
+  if (err instanceof NodeException && err.cause === e) {
+    ctx.failedAttempt = { raw: e, carrier: err };
+    raised = e;
+  }
   const ev = ctx.hookEvent;
   if (ev) {
     ctx.hookEvent = undefined;
     return runHooks(ctx.frame.inv, ev).then(() => {
-      throw err;
+      throw raised;
     });
   }
-  throw err;
+  throw raised;
 }
 
 /** One attempt: the innermost call of the middleware chain (§6: one started/terminal pair). */

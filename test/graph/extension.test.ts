@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import {
   append,
+  isNodeEvent,
+  stateSchema,
   defineState,
   drain,
   emitEvent,
@@ -170,7 +172,9 @@ describe("graph/extension: middleware seam", () => {
         try {
           return await withAttemptIndex(attempt, () => next(s));
         } catch (e) {
-          expect(e).to.be.instanceOf(NodeException);
+          // Middleware sees the node's own exception, not the engine's carrier (pipeline-utilities §6.3).
+          expect(e).to.not.be.instanceOf(NodeException);
+          expect((e as Error).message).to.equal(`throttle ${attempt}`);
           if (attempt >= 2) throw e;
         }
       }
@@ -210,8 +214,8 @@ describe("graph/extension: middleware seam", () => {
       try {
         return await withAttemptIndex(0, () => next(s));
       } catch (e) {
-        expect(e).to.be.instanceOf(NodeException);
-        expect(((e as Error).cause as Error).message).to.equal("post-phase failure");
+        expect(e).to.not.be.instanceOf(NodeException);
+        expect((e as Error).message).to.equal("post-phase failure");
         return withAttemptIndex(1, () => next(s));
       }
     };
@@ -342,5 +346,30 @@ describe("graph/extension: suspension, hooks, resume, typed events", () => {
     await g.invoke({}, { observers: [(e) => void got.push(e)] });
     await drain();
     expect(got.map((e) => (e.kind === "node" ? brief(e as NodeEvent)["phase"] : e.kind))).to.deep.equal(["started", "probe", "completed"]);
+  });
+});
+
+describe("graph/extension: errors seen by middleware", () => {
+  it("middleware catches the raw node error; escaping the chain it surfaces as the carrier its event held", async () => {
+    const S2 = stateSchema({ fields: { v: { type: "int", default: 0 } } });
+    const seen: unknown[] = [];
+    const spy: Middleware<StateRecord, StateRecord> = async (s, next) => {
+      try {
+        return await next(s);
+      } catch (e) {
+        seen.push(e);
+        throw e;
+      }
+    };
+    const boom = new Error("boom");
+    const g = new GraphBuilder(S2).addNode("a", async () => { throw boom; }, { middleware: [spy as never] }).addEdge("a", END).setEntry("a").compile();
+    const events: NodeEvent[] = [];
+    const err = await g.invoke({}, { observers: [(e) => { if (isNodeEvent(e)) events.push(e); }] }).then(() => null, (e: unknown) => e);
+    await drain();
+    expect(seen).to.deep.equal([boom]);
+    expect(err).to.be.instanceOf(NodeException);
+    expect((err as Error).cause).to.equal(boom);
+    const completed = events.find((e) => e.phase === "completed");
+    expect(completed?.error).to.equal(err);
   });
 });

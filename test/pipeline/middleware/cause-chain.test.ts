@@ -158,8 +158,8 @@ describe("pipeline/middleware: cause-chain classification (§6.4)", () => {
         .compile();
       const err = await runtimeErrorOf(outer.invoke({}));
       expect(seen).to.have.length(2);
-      // node-level placement: the carrier is the node's own; the surface is the raw error
-      expect(seen[0]![0]).to.be.instanceOf(NodeException);
+      // node-level placement: the engine hands middleware the node's raw error (no carrier)
+      expect(seen[0]![0]).to.equal(raw);
       expect(seen[0]![1]).to.equal(raw);
       // subgraph-node placement: the inner node's carrier is kept
       expect(seen[1]![0]).to.equal(err);
