@@ -11,6 +11,7 @@ import {
   subgraphNode,
   type CompiledGraph,
   type CompileWarning,
+  type Middleware,
   type NodeContext,
   type RouteTarget,
   type StateRecord,
@@ -23,6 +24,8 @@ import { edgeCondition } from "./edge-conditions.ts";
 
 export interface BuildOptions {
   readonly warnings: CompileWarning[];
+  /** Per-graph middleware (outer to inner). */
+  readonly middleware?: readonly Middleware[];
 }
 
 /** The engine state spec for a fixture `state:` block (conformance-adapter §5.2). */
@@ -49,6 +52,7 @@ export function buildGraph(spec: GraphSpec, env: BuildEnv, opts: BuildOptions): 
   for (const node of spec.nodes) addNode(builder, node.name, node.path, node.directives, genv);
   for (const edge of spec.edges) addEdge(builder, edge, genv, fieldNames);
   if (spec.entry !== undefined) builder.setEntry(spec.entry.value);
+  if (opts.middleware && opts.middleware.length > 0) builder.use(...opts.middleware);
   return builder.compile({ name: spec.name, onWarning: (w) => opts.warnings.push(w), onObserverError: () => {} }) as unknown as CompiledGraph;
 }
 

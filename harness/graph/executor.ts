@@ -3,7 +3,17 @@
  * observers, makes each invoke() call the case describes (single, `run_count` times, or the
  * `invocations:` list), waits for observer delivery, and reports what each call produced.
  */
-import { CompileError as EngineCompileError, drain, type CompiledGraph, type CompileWarning, type NodePhase, type ObserverInput } from "../../src/graph/index.ts";
+import {
+  CompileError as EngineCompileError,
+  drain,
+  type CompiledGraph,
+  type CompileWarning,
+  type InvocationHooks,
+  type InvocationResult,
+  type InvokeOptions,
+  type NodePhase,
+  type ObserverInput,
+} from "../../src/graph/index.ts";
 import { FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
 import type { CallRecord, CaseExecutor, RunContext } from "../../src/conformance/directive.ts";
 import { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
@@ -15,6 +25,18 @@ import * as F from "./facets.ts";
 import { CaseGraph, GraphSpec, subgraphPlanSpec } from "./graph-spec.ts";
 import type { BuildEnv, CallData } from "./node-directive.ts";
 import { CaseObservers, type ObserverDecl } from "./observer-decls.ts";
+import { CALL_RUNNER, GraphCaseHooksSlot, type CallContext, type CallRunner } from "./extensions.ts";
+
+const defaultRunner: CallRunner = (ctx) => ctx.graph.invoke(ctx.initialState, ctx.options);
+
+/** Several bundles' engine hooks as one (each awaited in registration order). */
+function mergeHooks(list: readonly InvocationHooks[]): InvocationHooks {
+  return {
+    async onNodeCompleted(event) {
+      for (const h of list) await h.onNodeCompleted?.(event);
+    },
+  };
+}
 
 /** Plan inputs the graph executor reads. */
 export const RUN_COUNT = "run_count";
@@ -109,7 +131,7 @@ class GraphRun {
     let root: CompiledGraph;
     const rootSpec = this.rc.slot(CaseGraph);
     try {
-      root = buildGraph(rootSpec, this.env(rootSpec), { warnings: this.warnings });
+      root = buildGraph(rootSpec, this.env(rootSpec), { warnings: this.warnings, middleware: this.rc.slot(GraphCaseHooksSlot).graphMiddleware });
     } catch (err) {
       if (!(err instanceof EngineCompileError) && !isCategorized(err)) throw err;
       return plans.map((plan, i) =>
@@ -118,6 +140,8 @@ class GraphRun {
     }
     const registrationErrors = this.attachObservers(root, decls);
     this.root = root;
+    const hooks = this.rc.slot(GraphCaseHooksSlot);
+    for (const before of hooks.beforeCalls) await before(root);
     const records: CallRecord[] = [];
     for (const [i, plan] of plans.entries()) {
       this.clock.current = i;
@@ -125,13 +149,27 @@ class GraphRun {
       const obs = this.observation(plan, i);
       obs.set(F.CompileWarnings, [...this.warnings]).set(F.RegistrationErrors, registrationErrors).set(F.RootGraph, root);
       const firstDelivery = this.deliveries.length;
-      const invocationObservers = this.invocationObservers(decls);
+      const base = {
+        plan,
+        index: i,
+        graph: root,
+        initialState: (plan.input(INITIAL_STATE) ?? this.rc.casePlan.input(INITIAL_STATE) ?? {}) as Record<string, unknown>,
+        previous: records.map((r) => r.observation),
+        observation: obs,
+      };
+      let options: InvokeOptions = {
+        observers: this.invocationObservers(decls),
+        onObserverError: () => {},
+        ...(hooks.invocationHooks.length > 0 ? { hooks: mergeHooks(hooks.invocationHooks) } : {}),
+      };
+      for (const extra of hooks.invokeOptions) options = { ...options, ...extra(base) };
+      const ctx: CallContext = { ...base, options };
+      const runner = plan.input<CallRunner>(CALL_RUNNER) ?? hooks.runner ?? defaultRunner;
       let invocationId: string | null = null;
+      let outcome: InvocationResult | Error;
       try {
-        const result = await root.invoke((plan.input(INITIAL_STATE) ?? this.rc.casePlan.input(INITIAL_STATE) ?? {}) as Record<string, unknown>, {
-          observers: invocationObservers,
-          onObserverError: () => {},
-        });
+        const result = await runner(ctx);
+        outcome = result;
         invocationId = result.invocationId;
         obs.set(F.ExecutionOrder, result.executionOrder);
         if (result.outcome === "completed") obs.set(F.Result, { kind: "completed", state: result.state });
@@ -139,6 +177,7 @@ class GraphRun {
       } catch (err) {
         const e = err as Error & { invocationId?: string; executionOrder?: readonly string[] };
         if (!isCategorized(e)) throw err;
+        outcome = e;
         invocationId = e.invocationId ?? null;
         obs.set(F.Result, { kind: "errored", error: e });
         if (e.executionOrder) obs.set(F.ExecutionOrder, e.executionOrder);
@@ -153,6 +192,7 @@ class GraphRun {
       } else if (invocationId !== null) {
         await root.drainEventsFor(invocationId); // read observer state once delivery completed (§8.4)
       }
+      for (const after of hooks.afterCall) await after(ctx, outcome);
       obs.set(F.Deliveries, this.deliveries.slice(firstDelivery).filter((d) => d.call === i));
       obs.set(F.NodeDrains, this.call.nodeDrains);
       records.push({ plan, observation: obs });
@@ -166,10 +206,14 @@ class GraphRun {
       .set(F.CallIndex, index);
   }
 
+  /**
+   * The calls to make: the `invocations:` entries; else the case's own call (`run_count` times)
+   * followed by any follow-up plans bundles created (e.g. a `resume:` block), in creation order.
+   */
   private plans(): InvocationPlan[] {
     if (this.rc.invocations.length > 0) return [...this.rc.invocations];
     const n = this.rc.casePlan.input<number>(RUN_COUNT) ?? 1;
-    return Array.from({ length: n }, () => this.rc.casePlan);
+    return [...Array.from({ length: n }, () => this.rc.casePlan), ...this.rc.followUps];
   }
 
   private attachObservers(root: CompiledGraph, decls: readonly ObserverDecl[]): Map<string, Error> {

@@ -136,6 +136,8 @@ export interface RunContext {
   readonly casePlan: InvocationPlan;
   /** `invocations:` entries in order; empty in the single-invocation form. */
   readonly invocations: ReadonlyArray<InvocationPlan>;
+  /** Other plans directives created (resume blocks, ...), in creation order. */
+  readonly followUps: ReadonlyArray<InvocationPlan>;
   slot<T>(key: SlotKey<T>): T;
   locate(path: KeyPath): FixtureLocation;
   resolve(position: Position, value: Readonly<Record<string, unknown>>, path: KeyPath): Resolved[];

@@ -118,6 +118,7 @@ class CaseRun {
       caseSpec: this.spec,
       casePlan: this.casePlan,
       invocations: this.plans.filter((p) => p.kind === "invocation"),
+      followUps: this.plans.filter((p) => p.kind !== "invocation"),
       slot: (k) => this.slot(k),
       locate: this.locate,
       resolve: (pos, value, path) => this.resolve(pos, value, path),

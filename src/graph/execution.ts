@@ -247,6 +247,11 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
   }
   let err: GraphRuntimeError;
   if (e instanceof GraphRuntimeError && owners.get(e) === f.inv) err = e;
+  else if (e instanceof GraphRuntimeError && e.isCarrier && e.nodeName === ctx.node.name && !owners.has(e)) {
+    // A composite node kind raising its own carrier (e.g. parallel_branches_branch_failed) for this
+    // node: adopt it rather than wrapping it in a second node_exception.
+    err = own(e, f.inv);
+  }
   else if (ctx.failedAttempt !== undefined && ctx.failedAttempt.raw === e) err = ctx.failedAttempt.carrier;
   else err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
   if (ctx.open && eventful && !ctx.suppressed) {

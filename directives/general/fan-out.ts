@@ -1,0 +1,87 @@
+import { directive } from "../../src/conformance/registry.ts";
+import { FixtureDirectiveUnknown } from "../../src/conformance/errors.ts";
+import { fanOut } from "../../src/pipeline/index.ts";
+import type { StateRecord } from "../../src/graph/index.ts";
+import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
+import { fromState, FROM_STATE_SCHEMA, type FromStateValue } from "../../harness/graph/from-state.ts";
+
+interface FanOutValue {
+  subgraph: string;
+  items_field?: string;
+  count?: FromStateValue;
+  item_field?: string;
+  collect_field: string;
+  target_field: string;
+  error_policy?: "fail_fast" | "collect";
+  concurrency?: FromStateValue;
+  concurrent_mode?: "serial" | "concurrent";
+  errors_field?: string;
+  on_empty?: "raise" | "noop";
+  count_field?: string;
+  inputs?: Record<string, string>;
+  extra_outputs?: Record<string, string>;
+  [other: string]: unknown;
+}
+
+/** Keys §5.4 and the pipeline-utilities note define that this adapter does not drive yet. */
+const NOT_YET = ["instance_middleware", "abort_after_instance", "inner_subgraph", "augment_metadata_from_field", "mapping", "fan_out"];
+
+/**
+ * `fan_out:` (conformance-adapter §5.4, pipeline-utilities §9): the node fans out over the items of
+ * `items_field` (or `count` instances), runs the declared subgraph per instance, and fans in each
+ * instance's `collect_field` into `target_field`. `concurrent_mode: serial` is `concurrency: 1`;
+ * `concurrent` uses `concurrency` or the §9 default.
+ */
+@directive({ name: "fan_out", at: "node", home: "general", summary: "parallel fan-out over a subgraph" })
+export class FanOut {
+  readonly schema = {
+    type: "object",
+    required: ["subgraph", "collect_field", "target_field"],
+    properties: {
+      subgraph: { type: "string" },
+      items_field: { type: "string" },
+      count: FROM_STATE_SCHEMA,
+      item_field: { type: "string" },
+      collect_field: { type: "string" },
+      target_field: { type: "string" },
+      error_policy: { enum: ["fail_fast", "collect"] },
+      concurrency: FROM_STATE_SCHEMA,
+      concurrent_mode: { enum: ["serial", "concurrent"] },
+      errors_field: { type: "string" },
+      on_empty: { enum: ["raise", "noop"] },
+      count_field: { type: "string" },
+      inputs: { type: "object", additionalProperties: { type: "string" } },
+      extra_outputs: { type: "object", additionalProperties: { type: "string" } },
+      ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
+    },
+    additionalProperties: false,
+    oneOf: [{ required: ["items_field", "item_field"] }, { required: ["count"] }],
+  };
+
+  contribute(v: FanOutValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+    const pending = NOT_YET.filter((k) => k in v);
+    if (pending.length > 0) {
+      throw new FixtureDirectiveUnknown(pending.map((k) => ({ name: `fan_out.${k}`, position: "node", location: env.locate([...at, k]) })));
+    }
+    const subgraph = env.subgraph(v.subgraph, [...at, "subgraph"], node.name);
+    const concurrency = v.concurrent_mode === "serial" ? 1 : v.concurrency !== undefined ? fromState(v.concurrency, env, [...at, "concurrency"]) : undefined;
+    const common = {
+      subgraph,
+      collectField: v.collect_field,
+      targetField: v.target_field,
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(v.error_policy ? { errorPolicy: v.error_policy } : {}),
+      ...(v.errors_field ? { errorsField: v.errors_field } : {}),
+      ...(v.on_empty ? { onEmpty: v.on_empty } : {}),
+      ...(v.count_field ? { countField: v.count_field } : {}),
+      ...(v.inputs ? { inputs: v.inputs } : {}),
+      ...(v.extra_outputs ? { extraOutputs: v.extra_outputs } : {}),
+    };
+    const kind =
+      v.count !== undefined
+        ? fanOut<StateRecord, StateRecord>({ ...common, count: fromState(v.count, env, [...at, "count"]) as number | ((s: Readonly<StateRecord>) => number) })
+        : fanOut<StateRecord, StateRecord>({ ...common, itemsField: v.items_field as string, itemField: v.item_field as string });
+    node.kind = { directive: "fan_out", path: at, make: () => kind };
+  }
+}
