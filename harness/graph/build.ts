@@ -26,6 +26,8 @@ export interface BuildOptions {
   readonly warnings: CompileWarning[];
   /** Per-graph middleware (outer to inner). */
   readonly middleware?: readonly Middleware[];
+  /** Per-node middleware by node name (outer to inner), outside the node's own. */
+  readonly nodeMiddleware?: (node: string) => readonly Middleware[];
 }
 
 /** The engine state spec for a fixture `state:` block (conformance-adapter §5.2). */
@@ -49,7 +51,7 @@ export function buildGraph(spec: GraphSpec, env: BuildEnv, opts: BuildOptions): 
   const fieldNames = env.fieldNames;
   const genv = env;
   const builder = new GraphBuilder(schema);
-  for (const node of spec.nodes) addNode(builder, node.name, node.path, node.directives, genv);
+  for (const node of spec.nodes) addNode(builder, node.name, node.path, node.directives, genv, opts.nodeMiddleware?.(node.name) ?? []);
   for (const edge of spec.edges) addEdge(builder, edge, genv, fieldNames);
   if (spec.entry !== undefined) builder.setEntry(spec.entry.value);
   if (opts.middleware && opts.middleware.length > 0) builder.use(...opts.middleware);
@@ -62,8 +64,10 @@ function addNode(
   path: KeyPath,
   directives: ReadonlyArray<import("../../src/conformance/directive.ts").Resolved>,
   env: BuildEnv,
+  outer: readonly Middleware[],
 ): void {
   const node = new NodeAssembly(name, path);
+  node.middleware.push(...outer);
   for (const d of directives) {
     if (!isNodeDirective(d.directive)) {
       throw new FixtureSchemaInvalid(`'${d.key}' cannot describe a node`, env.locate(d.path));

@@ -113,7 +113,8 @@ class GraphRun {
     if (this.building.has(name)) throw new FixtureSchemaInvalid(`subgraph '${name}' contains itself`, this.rc.locate(where));
     this.building.add(name);
     try {
-      const g = buildGraph(spec, this.env(spec), { warnings: this.warnings });
+      const nodeMw = this.rc.slot(GraphCaseHooksSlot).nodeMiddleware;
+      const g = buildGraph(spec, this.env(spec), { warnings: this.warnings, nodeMiddleware: (node) => nodeMw.get(`${name}/${node}`) ?? [] });
       this.graphs.set(name, g);
       return g;
     } finally {
@@ -131,7 +132,12 @@ class GraphRun {
     let root: CompiledGraph;
     const rootSpec = this.rc.slot(CaseGraph);
     try {
-      root = buildGraph(rootSpec, this.env(rootSpec), { warnings: this.warnings, middleware: this.rc.slot(GraphCaseHooksSlot).graphMiddleware });
+      const hooks = this.rc.slot(GraphCaseHooksSlot);
+      root = buildGraph(rootSpec, this.env(rootSpec), {
+        warnings: this.warnings,
+        middleware: hooks.graphMiddleware,
+        nodeMiddleware: (node) => hooks.nodeMiddleware.get(node) ?? [],
+      });
     } catch (err) {
       if (!(err instanceof EngineCompileError) && !isCategorized(err)) throw err;
       return plans.map((plan, i) =>

@@ -30,6 +30,12 @@ export type CallRunner = (ctx: CallContext) => Promise<InvocationResult>;
 export interface GraphCaseHooks {
   /** Per-graph middleware for the outermost graph, outer to inner (pipeline-utilities §3). */
   readonly graphMiddleware: Middleware[];
+  /**
+   * Per-node middleware declared at case level, by node name, outer to inner; applied outside the
+   * node's own (node-directive) middleware. Keyed `<graph>/<node>` for a subgraph's node, plain
+   * `<node>` for the outermost graph.
+   */
+  readonly nodeMiddleware: Map<string, Middleware[]>;
   /** Engine hooks for every call (e.g. a checkpointer's save on each completed event). */
   readonly invocationHooks: InvocationHooks[];
   /** Extra invoke options per call (ids, metadata, ...). */
@@ -44,6 +50,7 @@ export interface GraphCaseHooks {
 
 export const GraphCaseHooksSlot = new SlotKey<GraphCaseHooks>("graph case hooks", () => ({
   graphMiddleware: [],
+  nodeMiddleware: new Map(),
   invocationHooks: [],
   invokeOptions: [],
   beforeCalls: [],
