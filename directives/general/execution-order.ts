@@ -2,6 +2,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import * as F from "../../harness/graph/facets.ts";
+import { describeResult } from "../../harness/graph/reading.ts";
 
 /**
  * `execution_order: [<node>, ...]` (conformance-adapter §5.8): one entry per execution of an
@@ -12,6 +13,11 @@ import * as F from "../../harness/graph/facets.ts";
 export class ExecutionOrder {
   readonly schema = { type: "array", items: { type: "string" } };
   check(value: string[], obs: Observation, ctx: CheckContext): void {
-    ctx.match(value, obs.get(F.ExecutionOrder, ctx.locate(ctx.self.path)), null);
+    const order = obs.tryGet(F.ExecutionOrder);
+    if (order === undefined) {
+      ctx.fail(`no node executed: ${describeResult(obs.get(F.Result, ctx.locate(ctx.self.path)))}`);
+      return;
+    }
+    ctx.match(value, order, null);
   }
 }

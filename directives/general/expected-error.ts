@@ -3,7 +3,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import * as F from "../../harness/graph/facets.ts";
-import { classify, describeResult } from "../../harness/graph/reading.ts";
+import { causeChain, classify, describeResult } from "../../harness/graph/reading.ts";
 
 interface ExpectedErrorValue {
   category?: string;
@@ -13,6 +13,8 @@ interface ExpectedErrorValue {
   recoverable_state?: Record<string, unknown>;
   execution_order?: string[];
   raised_at?: "registration";
+  branch_name?: string;
+  fan_out_category?: string;
 }
 
 /**
@@ -20,9 +22,12 @@ interface ExpectedErrorValue {
  * error instead of completing or suspending. Each sub-key asserts only when present: `category`
  * and `message` by the §5.8 category rule, `cause_message` (innermost link), `raised_from`,
  * `recoverable_state` (a state snapshot, exact), the `execution_order` up to the failure, and
- * `raised_at: registration` (raised by compile / registration, before any invoke()).
+ * `raised_at: registration` (raised by compile / registration, before any invoke()). Pipeline
+ * fixtures add `branch_name` (the failed branch a parallel-branches carrier names, §11) and
+ * `fan_out_category` (the fan-out error category in the cause chain, §9). Some fixtures write the
+ * block inside `expected:`; it reads the same call there.
  */
-@directive({ name: "expected_error", at: ["case", "invocation"], home: "general", summary: "the case raised this categorized error" })
+@directive({ name: "expected_error", at: ["case", "invocation", "expected"], home: "general", summary: "the case raised this categorized error" })
 export class ExpectedError {
   readonly schema = {
     type: "object",
@@ -36,6 +41,8 @@ export class ExpectedError {
       recoverable_state: { type: "object" },
       execution_order: { type: "array", items: { type: "string" } },
       raised_at: { enum: ["registration"] },
+      branch_name: { type: "string" },
+      fan_out_category: { type: "string" },
     },
   };
   check(value: ExpectedErrorValue, obs: Observation, ctx: CheckContext): void {
@@ -55,6 +62,14 @@ export class ExpectedError {
     if (value.cause_message !== undefined) ctx.match(value.cause_message, c.causeMessage, null, sub("cause_message"));
     if (value.raised_from !== undefined) ctx.match(value.raised_from, e.nodeName ?? null, null, sub("raised_from"));
     if (value.recoverable_state !== undefined) ctx.match(value.recoverable_state, e.state ?? null, Shapes.exact(), sub("recoverable_state"));
+    if (value.branch_name !== undefined) {
+      const b = causeChain(r.error).map((l) => (l.error as { branchName?: unknown }).branchName).find((x) => typeof x === "string");
+      ctx.match(value.branch_name, b ?? null, null, sub("branch_name"));
+    }
+    if (value.fan_out_category !== undefined) {
+      const kinds = causeChain(r.error).map((l) => (l.error as { fanOutCategory?: unknown }).fanOutCategory);
+      ctx.match(value.fan_out_category, kinds.find((k) => typeof k === "string") ?? null, null, sub("fan_out_category"));
+    }
     if (value.execution_order !== undefined) ctx.match(value.execution_order, obs.tryGet(F.ExecutionOrder) ?? e.executionOrder ?? null, null, sub("execution_order"));
   }
 }

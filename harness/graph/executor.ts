@@ -59,7 +59,7 @@ class GraphRun {
   private readonly observers = new Map<string, HarnessObserver>();
   private readonly deliveries: Delivery[] = [];
   private readonly clock = { current: 0 };
-  private call: CallData = { index: 0, nodeDrains: new Map() };
+  private call: CallData = { index: 0, nodeDrains: new Map(), observation: new Observation(null) };
   private readonly warnings: CompileWarning[] = [];
   /** Graph name → the graph-part spec it was built from (for observer targets). */
   private root: CompiledGraph | null = null;
@@ -78,6 +78,7 @@ class GraphRun {
         return o;
       },
       currentCall: () => this.call,
+      slot: (key) => this.rc.slot(key),
       fieldNames: new Set(Object.keys((spec.state?.value.fields ?? {}) as object)),
     };
   }
@@ -89,7 +90,9 @@ class GraphRun {
   private readonly nodeSubgraph = new Map<string, string>();
 
   private async configureSubgraphs(): Promise<void> {
-    for (const [name, decl] of this.rc.caseSpec.subgraphs) {
+    const decls = new Map<string, { readonly body: Readonly<Record<string, unknown>>; readonly path: KeyPath }>(this.rc.slot(GraphCaseHooksSlot).extraSubgraphs);
+    for (const [name, decl] of this.rc.caseSpec.subgraphs) decls.set(name, decl);
+    for (const [name, decl] of decls) {
       const spec = new GraphSpec(decl.path, name);
       const plan = new InvocationPlan(name, decl.path, "subgraph");
       subgraphPlanSpec(plan, spec);
@@ -113,8 +116,12 @@ class GraphRun {
     if (this.building.has(name)) throw new FixtureSchemaInvalid(`subgraph '${name}' contains itself`, this.rc.locate(where));
     this.building.add(name);
     try {
-      const nodeMw = this.rc.slot(GraphCaseHooksSlot).nodeMiddleware;
-      const g = buildGraph(spec, this.env(spec), { warnings: this.warnings, nodeMiddleware: (node) => nodeMw.get(`${name}/${node}`) ?? [] });
+      const hooks = this.rc.slot(GraphCaseHooksSlot);
+      const g = buildGraph(spec, this.env(spec), {
+        warnings: this.warnings,
+        middleware: hooks.subgraphMiddleware.get(name) ?? [],
+        nodeMiddleware: (node) => hooks.nodeMiddleware.get(`${name}/${node}`) ?? [],
+      });
       this.graphs.set(name, g);
       return g;
     } finally {
@@ -151,8 +158,8 @@ class GraphRun {
     const records: CallRecord[] = [];
     for (const [i, plan] of plans.entries()) {
       this.clock.current = i;
-      this.call = { index: i, nodeDrains: new Map() };
       const obs = this.observation(plan, i);
+      this.call = { index: i, nodeDrains: new Map(), observation: obs };
       obs.set(F.CompileWarnings, [...this.warnings]).set(F.RegistrationErrors, registrationErrors).set(F.RootGraph, root);
       const firstDelivery = this.deliveries.length;
       const base = {
@@ -168,9 +175,13 @@ class GraphRun {
         onObserverError: () => {},
         ...(hooks.invocationHooks.length > 0 ? { hooks: mergeHooks(hooks.invocationHooks) } : {}),
       };
-      for (const extra of hooks.invokeOptions) options = { ...options, ...extra(base) };
+      for (const extra of hooks.invokeOptions) {
+        const o = extra(base);
+        options = { ...options, ...o, observers: [...(options.observers ?? []), ...(o.observers ?? [])] };
+      }
       const ctx: CallContext = { ...base, options };
       const runner = plan.input<CallRunner>(CALL_RUNNER) ?? hooks.runner ?? defaultRunner;
+      for (const before of hooks.beforeCall) await before(ctx);
       let invocationId: string | null = null;
       let outcome: InvocationResult | Error;
       try {

@@ -5,6 +5,7 @@
  */
 import { SlotKey } from "../../src/conformance/directive.ts";
 import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { CompiledGraph, InvocationHooks, InvocationResult, InvokeOptions, Middleware } from "../../src/graph/index.ts";
 
@@ -30,6 +31,8 @@ export type CallRunner = (ctx: CallContext) => Promise<InvocationResult>;
 export interface GraphCaseHooks {
   /** Per-graph middleware for the outermost graph, outer to inner (pipeline-utilities §3). */
   readonly graphMiddleware: Middleware[];
+  /** Per-graph middleware of a declared subgraph, by subgraph name, outer to inner (§3, §4). */
+  readonly subgraphMiddleware: Map<string, Middleware[]>;
   /**
    * Per-node middleware declared at case level, by node name, outer to inner; applied outside the
    * node's own (node-directive) middleware. Keyed `<graph>/<node>` for a subgraph's node, plain
@@ -42,20 +45,27 @@ export interface GraphCaseHooks {
   readonly invokeOptions: Array<(ctx: Omit<CallContext, "options">) => Partial<InvokeOptions>>;
   /** Work before the first call, after the graph compiled (seed backends, pre-runs). */
   readonly beforeCalls: Array<(graph: CompiledGraph) => Promise<void> | void>;
+  /** Work right before each call is made (e.g. bind per-call recorders to the call's observation). */
+  readonly beforeCall: Array<(ctx: CallContext) => Promise<void> | void>;
   /** Work after each call, once delivery completed (read backends into facets). */
   readonly afterCall: Array<(ctx: CallContext, result: InvocationResult | Error) => Promise<void> | void>;
   /** The case-wide runner, if a bundle replaces plain invoke (a plan's own runner wins). */
   runner: CallRunner | undefined;
+  /** Subgraph declarations a directive adds beside the §5.4 sites (name → body and its path). */
+  readonly extraSubgraphs: Map<string, { readonly body: Readonly<Record<string, unknown>>; readonly path: KeyPath }>;
 }
 
 export const GraphCaseHooksSlot = new SlotKey<GraphCaseHooks>("graph case hooks", () => ({
   graphMiddleware: [],
+  subgraphMiddleware: new Map(),
   nodeMiddleware: new Map(),
   invocationHooks: [],
   invokeOptions: [],
   beforeCalls: [],
+  beforeCall: [],
   afterCall: [],
   runner: undefined,
+  extraSubgraphs: new Map(),
 }));
 
 /** Plan input: a runner for that plan's call alone (e.g. a resume). */

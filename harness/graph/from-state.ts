@@ -23,5 +23,12 @@ export function fromState(v: FromStateValue, env: BuildEnv, at: KeyPath): number
     const field = v.field;
     return (s) => s[field] as number;
   }
+  // `queue_chunk` (pipeline-utilities fixture 022): how many whole chunks of `chunk_size` items
+  // the list in `field` holds.
+  if (v.callable === "queue_chunk" && typeof v.field === "string" && typeof v.chunk_size === "number" && v.chunk_size > 0) {
+    const field = v.field;
+    const size = v.chunk_size;
+    return (s) => Math.floor(((s[field] as unknown[] | undefined)?.length ?? 0) / size);
+  }
   throw new FixtureDirectiveUnknown([{ name: `callable: ${v.callable}`, position: "node", location: env.locate([...at, "callable"]) }]);
 }

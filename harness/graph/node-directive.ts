@@ -4,10 +4,11 @@
  * (`update`, `raises`, ...), the node's kind (`subgraph`, `fan_out`, `parallel_branches`), or a
  * modifier of that kind (`inputs`, `outputs`, ...). Steps run in document order (§8.3).
  */
-import type { JsonSchema } from "../../src/conformance/directive.ts";
+import type { JsonSchema, SlotKey } from "../../src/conformance/directive.ts";
 import type { FixtureLocation } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { CaseSpec } from "../../src/conformance/fixture-model.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
 import type { CompiledGraph, Middleware, NodeContext, NodeKind, StateRecord, SubgraphProjection } from "../../src/graph/index.ts";
 import type { HarnessObserver } from "../observers.ts";
 import type { NodeDrainRecord } from "./facets.ts";
@@ -22,6 +23,11 @@ export type NodeStep = (
 export interface CallData {
   readonly index: number;
   readonly nodeDrains: Map<string, NodeDrainRecord>;
+  /**
+   * The call's observation: node directives record per-call data on it as facets while the call
+   * runs (e.g. a failure mock's call counter), for assertions to read.
+   */
+  readonly observation: Observation;
 }
 
 /** What node directives can use while the graph is built. */
@@ -36,6 +42,8 @@ export interface BuildEnv {
   observer(name: string, where: KeyPath): HarnessObserver;
   /** The call now running. */
   currentCall(): CallData;
+  /** A case-wide slot (shared with the case's directives' `configure()`). */
+  slot<T>(key: SlotKey<T>): T;
   /** The declared field names of the graph this node belongs to. */
   readonly fieldNames: ReadonlySet<string>;
 }

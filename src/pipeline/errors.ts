@@ -57,18 +57,23 @@ export function nodeLocation(ctx: NodeContext, state: Readonly<StateRecord>): Er
 }
 
 /**
- * A fan-out configuration failure found at fan-out entry (§9.1, §9.2): `fan_out_empty`,
- * `fan_out_invalid_count`, `fan_out_invalid_concurrency`, `fan_out_field_not_list`. `state` is the
- * parent state at fan-out entry. None of these is transient: re-running with the same input fails
- * the same way.
+ * A fan-out failure found at fan-out entry (§9.1, §9.2): per §9.1 the engine "raises a
+ * `node_exception` ... with category `fan_out_empty`" — so this is a `node_exception` carrier
+ * raised at the fan-out node (category `node_exception`) whose fan-out-specific kind is
+ * {@link fanOutCategory}: `fan_out_empty`, `fan_out_invalid_count`, `fan_out_invalid_concurrency`,
+ * `fan_out_field_not_list`. Its cause is a plain error holding the message. `state` is the parent
+ * state at fan-out entry. None is
+ * transient: re-running with the same input fails the same way.
  */
-export class FanOutError extends GraphRuntimeError {
+export class FanOutError extends NodeException {
   override name = "FanOutError";
-  readonly category: FanOutErrorCategory;
+  /** The fan-out error kind (§9.1 / §9.2). */
+  readonly fanOutCategory: FanOutErrorCategory;
   readonly transient = false;
   constructor(category: FanOutErrorCategory, message: string, location: ErrorLocation = {}) {
-    super(message, location);
-    this.category = category;
+    super(new Error(message), location);
+    this.message = message;
+    this.fanOutCategory = category;
   }
 }
 
@@ -107,8 +112,8 @@ export class ParallelBranchesBranchFailedError extends GraphRuntimeError {
 }
 
 /** Is `err` a {@link FanOutError} (of the given category)? */
-export function isFanOutError<C extends FanOutErrorCategory>(err: unknown, category?: C): err is FanOutError & { category: C } {
-  return err instanceof FanOutError && (category === undefined || err.category === category);
+export function isFanOutError<C extends FanOutErrorCategory>(err: unknown, category?: C): err is FanOutError & { fanOutCategory: C } {
+  return err instanceof FanOutError && (category === undefined || err.fanOutCategory === category);
 }
 
 /**

@@ -181,7 +181,13 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
       if (o.itemField === undefined) {
         invalid(ctx, "itemField is required in itemsField mode");
         bad();
-      } else if (!requireDeclared(ctx, sub, "subgraph", o.itemField, "itemField")) bad();
+      } else if (sub.extraFields === "forbid" && !requireDeclared(ctx, sub, "subgraph", o.itemField, "itemField")) {
+        // §9 says item_field names a field of the subgraph state. A schema that admits undeclared
+        // fields (the default, `extraFields: "allow"`) admits any name as such a field — which is
+        // what the §9 conformance fixtures rely on (023 seeds an `item_field` its worker never
+        // declares). A closed schema is checked strictly.
+        bad();
+      }
     } else {
       if (o.itemField !== undefined) {
         ctx.error("fan_out_count_mode_ambiguous", `fan-out node "${ctx.nodeName}": itemField must be absent in count mode`);

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { type CompileWarning, type NodeKind } from "../../src/graph/index.ts";
+import { END, GraphBuilder, stateSchema, type CompileWarning, type NodeKind } from "../../src/graph/index.ts";
 import { fanOut, parallelBranches, type FanOutOptions } from "../../src/pipeline/index.ts";
 import { chain, compileErrorOf, single, type Fields } from "./helpers.ts";
 
@@ -19,6 +19,12 @@ const P: Fields = {
   n: { type: "int", default: 0 },
 };
 const base = { subgraph: worker, itemsField: "items", itemField: "x", collectField: "result", targetField: "results" } as const;
+/** The same worker over a closed schema (`extraFields: "forbid"`): only declared fields exist. */
+const closedWorker = new GraphBuilder(stateSchema({ fields: { x: { type: "int", default: 0 }, result: { type: "int", default: 0 } }, extraFields: "forbid" }))
+  .addNode("w", async () => ({ result: 1 }))
+  .addEdge("w", END)
+  .setEntry("w")
+  .compile({ name: "closed" });
 
 function compileWith(node: NodeKind, fields: Fields = P): () => unknown {
   return () => chain(fields, [["f", node]]);
@@ -35,7 +41,7 @@ describe("pipeline/compile errors: fan-out (§9 Configuration)", () => {
     ["itemField in count mode", { subgraph: worker, count: 2, itemField: "x", collectField: "result", targetField: "results" }, "fan_out_count_mode_ambiguous"],
     ["itemsField not list-typed", { ...base, itemsField: "scalar" }, "fan_out_field_not_list"],
     ["undeclared itemsField", { ...base, itemsField: "nope" }, "mapping_references_undeclared_field"],
-    ["undeclared itemField (subgraph)", { ...base, itemField: "nope" }, "mapping_references_undeclared_field"],
+    ["undeclared itemField (closed subgraph schema)", { ...base, subgraph: closedWorker, itemField: "nope" }, "mapping_references_undeclared_field"],
     ["undeclared collectField (subgraph)", { ...base, collectField: "nope" }, "mapping_references_undeclared_field"],
     ["undeclared targetField", { ...base, targetField: "nope" }, "mapping_references_undeclared_field"],
     ["undeclared inputs parent field", { ...base, inputs: { x: "nope" } }, "mapping_references_undeclared_field"],
@@ -153,5 +159,11 @@ describe("pipeline/compile errors: parallel branches (§11.9)", () => {
     expect(() =>
       chain(F, [["d", pb({ branches: { x: { subgraph: a, outputs: { r: "a_out" } }, y: { call: () => ({ s: 1 }), when: () => true } }, errorPolicy: "collect", errorsField: "errors" })]]),
     ).not.to.throw();
+  });
+});
+
+describe("pipeline/compile errors: item_field on an open subgraph schema", () => {
+  it("an open schema (the default) admits any item_field name as a field of the instance state", () => {
+    expect(() => chain(P, [["f", loose({ ...base, itemField: "anything" })]])).to.not.throw();
   });
 });

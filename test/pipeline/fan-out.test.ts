@@ -159,7 +159,7 @@ describe("pipeline/fan-out: count mode (§9.1)", () => {
       const err = await runtimeErrorOf(g.invoke());
       expect(err).to.be.instanceOf(NodeException);
       expect(err.nodeName).to.equal("f");
-      expect(isFanOutError(err.cause, "fan_out_invalid_count"), String(bad)).to.equal(true);
+      expect(isFanOutError(err, "fan_out_invalid_count"), String(bad)).to.equal(true);
     }
   });
 
@@ -189,8 +189,9 @@ describe("pipeline/fan-out: empty fan-out (§9.1 on_empty, count_field)", () => 
     expect(err.category).to.equal("node_exception");
     expect(err.nodeName).to.equal("f");
     expect(err.state).to.deep.include({ items: [], results: [7], processed: -1 });
-    expect(err.cause).to.be.instanceOf(FanOutError);
-    expect((err.cause as FanOutError).category).to.equal("fan_out_empty");
+    // §9.1: a node_exception (the carrier is the fan-out's own error) whose fan-out kind is fan_out_empty
+    expect(err).to.be.instanceOf(FanOutError);
+    expect((err as FanOutError).fanOutCategory).to.equal("fan_out_empty");
     await drain();
     expect(obs.events.map((e) => e.phase)).to.deep.equal(["started"]);
     expect(obs.events[0]!.fanOutConfig).to.deep.equal({ itemCount: 0, concurrency: 10, errorPolicy: "fail_fast", parentNodeName: "f" });
@@ -199,7 +200,7 @@ describe("pipeline/fan-out: empty fan-out (§9.1 on_empty, count_field)", () => 
   it("raises fan_out_empty for a count callable returning 0", async () => {
     const g = chain(P, [["f", fanOut({ subgraph: one, count: () => 0, collectField: "result", targetField: "results" })]]);
     const err = await runtimeErrorOf(g.invoke());
-    expect(isFanOutError(err.cause, "fan_out_empty")).to.equal(true);
+    expect(isFanOutError(err, "fan_out_empty")).to.equal(true);
   });
 
   it("onEmpty: noop runs zero instances, leaves extending fields unchanged, writes countField 0, fires a full pair", async () => {
@@ -235,7 +236,7 @@ describe("pipeline/fan-out: empty fan-out (§9.1 on_empty, count_field)", () => 
       ["f", fanOut({ subgraph: one, itemsField: "items", itemField: "result", collectField: "result", targetField: "results" })],
     ]);
     const err = await runtimeErrorOf(g.invoke());
-    expect(isFanOutError(err.cause, "fan_out_field_not_list")).to.equal(true);
+    expect(isFanOutError(err, "fan_out_field_not_list")).to.equal(true);
   });
 });
 
@@ -321,7 +322,7 @@ describe("pipeline/fan-out: concurrency (§9.2) and ordering determinism (§9.4)
     for (const bad of [0, -2, 2.5]) {
       const g = chain(P, [["f", fanOut({ subgraph: doubler, itemsField: "items", itemField: "x", collectField: "result", targetField: "results", concurrency: () => bad })]]);
       const err = await runtimeErrorOf(g.invoke());
-      expect(isFanOutError(err.cause, "fan_out_invalid_concurrency"), String(bad)).to.equal(true);
+      expect(isFanOutError(err, "fan_out_invalid_concurrency"), String(bad)).to.equal(true);
     }
   });
 

@@ -1,0 +1,27 @@
+import { directive } from "../../src/conformance/registry.ts";
+import { cancellationSignal } from "../../src/pipeline/index.ts";
+import type { NodeAssembly } from "../../harness/graph/node-directive.ts";
+
+/**
+ * `sleep_ms: <int>` on a node: the node waits that long before its later directives run. The wait
+ * honors fan-out / parallel-branches cancellation (pipeline-utilities §9, §11 fail_fast), so a
+ * cancelled sibling stops waiting instead of running on.
+ */
+@directive({ name: "sleep_ms", at: "node", home: "general", summary: "wait before the node's next directive" })
+export class SleepMs {
+  readonly schema = { type: "integer", minimum: 0 };
+  contribute(value: number, node: NodeAssembly): void {
+    node.steps.push(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const signal = cancellationSignal();
+          if (signal?.aborted) return reject(signal.reason);
+          const t = setTimeout(resolve, value);
+          signal?.addEventListener("abort", () => {
+            clearTimeout(t);
+            reject(signal.reason);
+          }, { once: true });
+        }),
+    );
+  }
+}

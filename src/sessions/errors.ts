@@ -1,0 +1,227 @@
+/**
+ * Session error categories (sessions §10), plus the suspension §9 `suspension_persistence_failed`
+ * category this layer raises when the session save at suspend fails (suspension §8.6).
+ *
+ * Every error here is a graph-engine §4 {@link GraphRuntimeError} with a canonical `category`
+ * (registered on `RuntimeErrorCategories` by declaration merging), `transient = false` (the engine
+ * never retries session I/O — backend-level retry is the backend's job, suspension §8.6) and the
+ * `sessionId` it concerns.
+ *
+ * | category | raised |
+ * |---|---|
+ * | `session_load_failed` | invoke entry: `SessionStore.load()` raised, or returned something that is not a record (§6.1) — the graph does not run |
+ * | `session_save_failed` | auto-save at END (post-completion: `result` carries the committed outcome), or an explicit save (§6.2: raised at the save call) |
+ * | `session_state_migration_missing` | invoke entry: the record's `schemaVersion` differs and no chain reaches the current one (§7) |
+ * | `session_state_migration_chain_ambiguous` | registration (duplicate pair) or chain resolution (two shortest chains) (§7) |
+ * | `session_state_migration_failed` | invoke entry: a migration function raised or returned a non-mapping (§7); `cause` is its error |
+ * | `session_write_conflict` | `save(…, { expectedVersion })` found another version (§8.2) |
+ * | `suspension_persistence_failed` | the session save at suspend failed: the outcome becomes errored (suspension §8.6) |
+ */
+import { GraphRuntimeError } from "../graph/index.ts";
+import type { InvocationResult, StateRecord, SuspendedInvocation } from "../graph/index.ts";
+
+declare module "../graph/errors.ts" {
+  interface RuntimeErrorCategories {
+    /** sessions §10: `SessionStore.load()` raised; the invoke did not proceed. */
+    session_load_failed: true;
+    /** sessions §10: `SessionStore.save()` raised (auto-save at END, at suspend, or an explicit save). */
+    session_save_failed: true;
+    /** sessions §10: no registered migration chain bridges the record's schema version to the current one. */
+    session_state_migration_missing: true;
+    /** sessions §10 (configuration time): duplicate migration pair, or two shortest chains. */
+    session_state_migration_chain_ambiguous: true;
+    /** sessions §10: a session migration function raised during chain application. */
+    session_state_migration_failed: true;
+    /** sessions §10 / §8.2: an optimistic-concurrency conflict. */
+    session_write_conflict: true;
+    /** suspension §9 / §8.6: the session could not be persisted alongside a suspension. */
+    suspension_persistence_failed: true;
+  }
+}
+
+/** The six sessions §10 categories. */
+export type SessionErrorCategory =
+  | "session_load_failed"
+  | "session_save_failed"
+  | "session_state_migration_missing"
+  | "session_state_migration_chain_ambiguous"
+  | "session_state_migration_failed"
+  | "session_write_conflict";
+
+/** Every category a {@link SessionError} can carry. */
+export const SESSION_ERROR_CATEGORIES: readonly SessionErrorCategory[] = Object.freeze([
+  "session_load_failed",
+  "session_save_failed",
+  "session_state_migration_missing",
+  "session_state_migration_chain_ambiguous",
+  "session_state_migration_failed",
+  "session_write_conflict",
+]);
+
+/** Where a session save was requested from (sessions §6). */
+export type SessionSavePoint = "completed" | "suspended" | "explicit";
+
+function messageOf(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  try {
+    return typeof cause === "string" ? cause : (JSON.stringify(cause) ?? String(cause));
+  } catch {
+    return String(cause);
+  }
+}
+
+/** Base class of the sessions §10 errors. Never transient. */
+export abstract class SessionError extends GraphRuntimeError {
+  abstract override readonly category: SessionErrorCategory;
+  /** §10: no session category is retried by the engine (suspension §8.6 *Backend-level mitigation*). */
+  readonly transient = false;
+  /** The session the error concerns (absent for configuration-time errors). */
+  readonly sessionId: string | undefined;
+  constructor(message: string, sessionId: string | undefined, options?: ErrorOptions) {
+    super(message, {}, options);
+    this.sessionId = sessionId;
+  }
+}
+
+/** §10 `session_load_failed`: `SessionStore.load()` raised (its error is `cause`). The invoke MUST NOT proceed. */
+export class SessionLoadFailedError extends SessionError {
+  override name = "SessionLoadFailedError";
+  readonly category = "session_load_failed" as const;
+  constructor(sessionId: string, cause: unknown) {
+    super(`loading session "${sessionId}" failed: ${messageOf(cause)}`, sessionId, { cause });
+  }
+}
+
+/**
+ * §10 `session_save_failed`: `SessionStore.save()` raised (its error is `cause`).
+ *
+ * - `savePoint: "completed"` — the auto-save at END (§6.1). The invocation already completed and is
+ *   not rolled back: `result` is its outcome (final state included); the store still holds the prior
+ *   session state.
+ * - `savePoint: "explicit"` — a mid-invoke save (§6.2) or `SessionBoundGraph.save()`: raised at the
+ *   call; a node body may swallow, retry or propagate it (then it is a `node_exception` cause).
+ * - `savePoint: "suspended"` — the save at suspend; surfaces as the `cause` of a
+ *   {@link SuspensionPersistenceFailedError}.
+ */
+export class SessionSaveFailedError<S extends StateRecord = StateRecord> extends SessionError {
+  override name = "SessionSaveFailedError";
+  readonly category = "session_save_failed" as const;
+  readonly savePoint: SessionSavePoint;
+  /** The committed invocation outcome, for a post-completion (auto-save) failure. */
+  result: InvocationResult<S> | undefined;
+  constructor(sessionId: string, cause: unknown, savePoint: SessionSavePoint, result?: InvocationResult<S>) {
+    super(`saving session "${sessionId}" (${savePoint}) failed: ${messageOf(cause)}`, sessionId, { cause });
+    this.savePoint = savePoint;
+    this.result = result;
+  }
+}
+
+/**
+ * §10 `session_state_migration_missing`: the loaded record's `schemaVersion` differs from the
+ * current one and no registered chain connects them. Carries the pipeline-utilities §10.10 surface.
+ */
+export class SessionStateMigrationMissingError extends SessionError {
+  override name = "SessionStateMigrationMissingError";
+  readonly category = "session_state_migration_missing" as const;
+  /** The record's saved schema version. */
+  readonly fromVersion: string;
+  /** The current session schema version. */
+  readonly toVersion: string;
+  /** How many migrations are registered. */
+  readonly registeredMigrationsCount: number;
+  /** The registered migration set, rendered (`"v1" -> "v2", …` or `(none)`). */
+  readonly registryDescription: string;
+  constructor(fromVersion: string, toVersion: string, registeredMigrationsCount: number, registryDescription: string, sessionId?: string) {
+    super(
+      `no session migration chain from schema version ${JSON.stringify(fromVersion)} to ${JSON.stringify(toVersion)} ` +
+        `(${registeredMigrationsCount} registered: ${registryDescription})`,
+      sessionId,
+    );
+    this.fromVersion = fromVersion;
+    this.toVersion = toVersion;
+    this.registeredMigrationsCount = registeredMigrationsCount;
+    this.registryDescription = registryDescription;
+  }
+}
+
+/**
+ * §10 `session_state_migration_chain_ambiguous`: a duplicate `(fromVersion, toVersion)` registration,
+ * or two distinct shortest chains between two versions. The pair is nullable (pipeline-utilities §10.10).
+ */
+export class SessionStateMigrationChainAmbiguousError extends SessionError {
+  override name = "SessionStateMigrationChainAmbiguousError";
+  readonly category = "session_state_migration_chain_ambiguous" as const;
+  readonly fromVersion: string | null;
+  readonly toVersion: string | null;
+  constructor(fromVersion: string | null, toVersion: string | null, detail: string, sessionId?: string) {
+    super(`ambiguous session migration chain ${JSON.stringify(fromVersion)} -> ${JSON.stringify(toVersion)}: ${detail}`, sessionId);
+    this.fromVersion = fromVersion;
+    this.toVersion = toVersion;
+  }
+}
+
+/**
+ * §10 `session_state_migration_failed`: the migration `fromVersion -> toVersion` raised (`cause`)
+ * or returned a non-mapping. Later migrations in the chain did not run; the graph did not run.
+ */
+export class SessionStateMigrationFailedError extends SessionError {
+  override name = "SessionStateMigrationFailedError";
+  readonly category = "session_state_migration_failed" as const;
+  readonly fromVersion: string;
+  readonly toVersion: string;
+  constructor(fromVersion: string, toVersion: string, cause: unknown, sessionId?: string) {
+    super(`session migration ${JSON.stringify(fromVersion)} -> ${JSON.stringify(toVersion)} failed: ${messageOf(cause)}`, sessionId, { cause });
+    this.fromVersion = fromVersion;
+    this.toVersion = toVersion;
+  }
+}
+
+/**
+ * §10 `session_write_conflict` (§8.2): `save(…, { expectedVersion })` found the stored record at
+ * another version (`0` = no record). The engine does not retry; the application decides. When raised
+ * by an auto-save, `result` is the committed invocation outcome (as for `session_save_failed`).
+ */
+export class SessionWriteConflictError<S extends StateRecord = StateRecord> extends SessionError {
+  override name = "SessionWriteConflictError";
+  readonly category = "session_write_conflict" as const;
+  readonly expectedVersion: number;
+  /** The version found in the store (`0` when no record exists). */
+  readonly actualVersion: number;
+  result: InvocationResult<S> | undefined;
+  constructor(sessionId: string, expectedVersion: number, actualVersion: number) {
+    super(`session "${sessionId}" is at version ${actualVersion}, expected ${expectedVersion}`, sessionId);
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
+    this.result = undefined;
+  }
+}
+
+/**
+ * suspension §9 `suspension_persistence_failed`, raised here for suspension §8.6 *Atomic suspend*:
+ * the session save at suspend failed, so the invocation is errored, not suspended. `cause` is the
+ * {@link SessionSaveFailedError} (or {@link SessionWriteConflictError}); `suspended` is the outcome
+ * the engine produced (its state is what could not be saved).
+ */
+export class SuspensionPersistenceFailedError<S extends StateRecord = StateRecord> extends GraphRuntimeError {
+  override name = "SuspensionPersistenceFailedError";
+  readonly category = "suspension_persistence_failed" as const;
+  readonly transient = false;
+  readonly sessionId: string;
+  readonly suspended: SuspendedInvocation<S>;
+  constructor(sessionId: string, cause: SessionError, suspended: SuspendedInvocation<S>) {
+    super(`the session "${sessionId}" could not be persisted at suspend: ${cause.message}`, {
+      nodeName: suspended.nodeName,
+      namespace: suspended.namespace,
+      state: suspended.state,
+    }, { cause });
+    this.sessionId = sessionId;
+    this.suspended = suspended;
+    this.invocationId = suspended.invocationId;
+    this.executionOrder = suspended.executionOrder;
+  }
+}
+
+/** Is `e` one of the sessions §10 errors? */
+export function isSessionError(e: unknown): e is SessionError {
+  return e instanceof SessionError;
+}

@@ -1,0 +1,204 @@
+/**
+ * `SqliteSessionStore` — the bundled embedded-database backend (sessions §5.5), on
+ * `better-sqlite3`: one row per `session_id` in a table (default `openarmature_sessions`).
+ *
+ * - Pass a file path (the session survives the process: another process opening the same file
+ *   loads it; `":memory:"` for a private database) or an open `better-sqlite3` `Database` (shared
+ *   with other tables — e.g. a checkpointer's, sessions §9.4 — and then not closed by `close()`).
+ * - File databases run in WAL mode with `synchronous = FULL`: once `save()` resolves, the record is
+ *   committed. Several processes may share one file (`busy_timeout`, default 5000 ms).
+ * - State is stored as JSON text (JSON-native values only, as for `InMemorySessionStore`), so §7
+ *   migrations see schema-independent data.
+ * - §8.2: `save(…, { expectedVersion })` checks and bumps the version in one transaction.
+ * - Calls are counted like `InMemorySessionStore` (`stats()` / `resetStats()`).
+ */
+import Database from "better-sqlite3";
+import { SessionWriteConflictError } from "./errors.ts";
+import {
+  checkSchemaVersion,
+  checkSessionId,
+  decodeSessionState,
+  encodeSessionState,
+  type SessionRecord,
+  type SessionRecordInput,
+  type SessionSaveResult,
+  type SessionSummary,
+} from "./record.ts";
+import {
+  checkExpectedVersion,
+  checkListFilter,
+  StoreCounters,
+  type SessionListFilter,
+  type SessionSaveOptions,
+  type SessionStore,
+  type SessionStoreStats,
+} from "./session-store.ts";
+
+/** Options of {@link SqliteSessionStore}. */
+export interface SqliteSessionStoreOptions {
+  /** Table name (created if missing). Default `"openarmature_sessions"`. */
+  readonly table?: string;
+  /** `PRAGMA busy_timeout` for concurrent writers on one file (only when the store opens the file). Default 5000. */
+  readonly busyTimeoutMs?: number;
+}
+
+interface Row {
+  session_id: string;
+  state: string;
+  schema_version: string;
+  created_at: number;
+  updated_at: number;
+  version: number;
+}
+
+type SummaryRow = Omit<Row, "state">;
+
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The §5.5 SQLite reference backend (see the module comment). */
+export class SqliteSessionStore implements SessionStore {
+  /** The underlying connection. */
+  readonly database: Database.Database;
+  readonly table: string;
+  readonly #owned: boolean;
+  readonly #counters = new StoreCounters();
+  readonly #select: Database.Statement<[string], Row>;
+  readonly #version: Database.Statement<[string], { version: number; created_at: number }>;
+  readonly #upsert: Database.Statement<[string, string, string, number, number, number]>;
+  readonly #delete: Database.Statement<[string]>;
+  readonly #write: (sessionId: string, state: string, schemaVersion: string, expected: number | undefined) => SessionSaveResult;
+
+  constructor(target: string | Database.Database, options: SqliteSessionStoreOptions = {}) {
+    const table = options.table ?? "openarmature_sessions";
+    if (!TABLE_NAME.test(table)) throw new RangeError(`invalid table name ${JSON.stringify(table)}`);
+    this.table = table;
+    if (typeof target === "string") {
+      this.database = new Database(target);
+      this.#owned = true;
+      this.database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      if (target !== ":memory:" && target !== "") {
+        this.database.pragma("journal_mode = WAL");
+        this.database.pragma("synchronous = FULL");
+      }
+    } else if (target instanceof Database) {
+      this.database = target;
+      this.#owned = false;
+    } else {
+      throw new TypeError("SqliteSessionStore: expected a file path or a better-sqlite3 Database");
+    }
+    const db = this.database;
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${table} (
+        session_id TEXT PRIMARY KEY NOT NULL,
+        state TEXT NOT NULL,
+        schema_version TEXT NOT NULL DEFAULT '',
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        version INTEGER NOT NULL
+      )`,
+    );
+    this.#select = db.prepare(`SELECT * FROM ${table} WHERE session_id = ?`);
+    this.#version = db.prepare(`SELECT version, created_at FROM ${table} WHERE session_id = ?`);
+    this.#upsert = db.prepare(
+      `INSERT INTO ${table} (session_id, state, schema_version, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, schema_version = excluded.schema_version,
+         updated_at = excluded.updated_at, version = excluded.version`,
+    );
+    this.#delete = db.prepare(`DELETE FROM ${table} WHERE session_id = ?`);
+    this.#write = db.transaction((sessionId: string, state: string, schemaVersion: string, expected: number | undefined) => {
+      const prior = this.#version.get(sessionId);
+      const current = prior?.version ?? 0;
+      if (expected !== undefined && expected !== current) throw new SessionWriteConflictError(sessionId, expected, current);
+      const now = Date.now();
+      this.#upsert.run(sessionId, state, schemaVersion, prior?.created_at ?? now, now, current + 1);
+      return Object.freeze({ version: current + 1, updatedAt: new Date(now) });
+    });
+  }
+
+  /** §5.1 */
+  async load(sessionId: string): Promise<SessionRecord | null> {
+    this.#counters.load++;
+    checkSessionId(sessionId);
+    const row = this.#select.get(sessionId);
+    if (!row) return null;
+    return Object.freeze({
+      sessionId: row.session_id,
+      state: decodeSessionState(row.state),
+      schemaVersion: row.schema_version,
+      createdAt: new Date(row.created_at),
+      updatedAt: new Date(row.updated_at),
+      version: row.version,
+    });
+  }
+
+  /** §5.2 (+ §8.2 `expectedVersion`). */
+  async save(sessionId: string, record: SessionRecordInput, options?: SessionSaveOptions): Promise<SessionSaveResult> {
+    this.#counters.save++;
+    checkSessionId(sessionId);
+    const expected = checkExpectedVersion(options);
+    const state = encodeSessionState(record.state);
+    const schemaVersion = checkSchemaVersion(record.schemaVersion);
+    return this.#write(sessionId, state, schemaVersion, expected);
+  }
+
+  /** §5.3 (idempotent). */
+  async delete(sessionId: string): Promise<void> {
+    this.#counters.delete++;
+    checkSessionId(sessionId);
+    this.#delete.run(sessionId);
+  }
+
+  /** §5.4 */
+  async list(filter?: SessionListFilter): Promise<readonly SessionSummary[]> {
+    this.#counters.list++;
+    checkListFilter(filter);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter?.updatedAfter !== undefined) {
+      where.push("updated_at > ?");
+      params.push(filter.updatedAfter.getTime());
+    }
+    if (filter?.createdAfter !== undefined) {
+      where.push("created_at > ?");
+      params.push(filter.createdAfter.getTime());
+    }
+    if (filter?.schemaVersion !== undefined) {
+      where.push("schema_version = ?");
+      params.push(filter.schemaVersion);
+    }
+    let sql = `SELECT session_id, schema_version, created_at, updated_at, version FROM ${this.table}`;
+    if (where.length) sql += ` WHERE ${where.join(" AND ")}`;
+    sql += " ORDER BY session_id";
+    if (filter?.limit !== undefined || filter?.offset !== undefined) {
+      sql += " LIMIT ? OFFSET ?";
+      params.push(filter.limit ?? -1, filter.offset ?? 0);
+    }
+    const rows = this.database.prepare<(string | number)[], SummaryRow>(sql).all(...params);
+    return Object.freeze(
+      rows.map((r) =>
+        Object.freeze({
+          sessionId: r.session_id,
+          schemaVersion: r.schema_version,
+          createdAt: new Date(r.created_at),
+          updatedAt: new Date(r.updated_at),
+          version: r.version,
+        }),
+      ),
+    );
+  }
+
+  /** Calls received since construction or the last {@link resetStats}. */
+  stats(): SessionStoreStats {
+    return this.#counters.snapshot();
+  }
+
+  /** Zero the call counters. */
+  resetStats(): void {
+    this.#counters.reset();
+  }
+
+  /** Close the database if this store opened it (a passed-in `Database` is left open). */
+  close(): void {
+    if (this.#owned && this.database.open) this.database.close();
+  }
+}
