@@ -337,7 +337,7 @@ describe("pipeline/middleware: failure isolation (§6.3)", () => {
       .addEdge("n", END)
       .setEntry("n")
       .compile();
-    g.attachObserver((e) => void got.push(isFailureIsolationEvent(e) ? "isolation" : isNodeEvent(e) ? `node:${e.phase}` : e.kind), { phases: ["started"] });
+    g.attachObserver((e) => void got.push(isFailureIsolationEvent(e) ? "isolation" : isNodeEvent(e) ? `node:${e.phase}` : (e as { kind: string }).kind), { phases: ["started"] });
     await g.invoke({});
     await drain();
     expect(got).to.deep.equal(["node:started", "isolation"]);
