@@ -1,0 +1,139 @@
+/** The printed table and the `results.json` document. */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { ScenarioResult } from "./harness.ts";
+import type { MachineInfo, VersionInfo } from "./machine.ts";
+import type { Summary } from "./stats.ts";
+import { IMPLEMENTATIONS } from "./types.ts";
+
+function num(x: number): string {
+  if (!Number.isFinite(x)) return "n/a";
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toFixed(3);
+}
+
+function cell(s: Summary): string {
+  return s.n > 1 ? `${num(s.median)} (${num(s.p10)}–${num(s.p90)})` : num(s.median);
+}
+
+function ratio(r: number): string {
+  if (!Number.isFinite(r)) return "n/a";
+  const digits = r >= 1 ? r.toFixed(2) : r.toPrecision(2);
+  return r < 1 ? `${digits} (1/${(1 / r).toFixed(r < 0.1 ? 0 : 1)})` : digits;
+}
+
+/** The results table (Markdown): wall-clock µs/step, or process CPU µs/step with `cpu`. */
+export function table(results: readonly ScenarioResult[], cpu = false): string {
+  const unit = cpu ? "CPU µs/step" : "µs/step";
+  const head = ["scenario", `ours ${unit}`, `LangGraph ${unit}`, `floor ${unit}`, "ours/LangGraph", "ours/floor"];
+  const rows = results.map((r) => {
+    const pick = (i: (typeof IMPLEMENTATIONS)[number]): Summary => (cpu ? r.impls[i].cpuUsPerStep : r.impls[i].usPerStep);
+    const rt = cpu ? r.cpuRatios : r.ratios;
+    return [r.name, cell(pick("ours")), cell(pick("langgraph")), cell(pick("floor")), ratio(rt.oursOverLanggraph), ratio(rt.oursOverFloor)];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  const sep = `| ${widths.map((w, i) => (i === 0 ? "-".repeat(w) : `${"-".repeat(w - 1)}:`)).join(" | ")} |`;
+  return [line(head), sep, ...rows.map(line)].join("\n");
+}
+
+/** Sample counts and notes printed under the table. */
+export function details(results: readonly ScenarioResult[]): string {
+  const out: string[] = [
+    "µs/step = median over samples of (wall-clock sample time / node executions), (p10–p90) in parentheses; ratios are of medians (< 1: ours is faster).",
+  ];
+  for (const r of results) {
+    const per = IMPLEMENTATIONS.map((i) => {
+      const x = r.impls[i];
+      return `${i} ${x.usPerStep.n} samples × ${x.unitsPerSample} unit(s)`;
+    }).join(", ");
+    out.push(`- ${r.name}: unit = ${r.unitLabel}; ${r.roundsRun}/${r.roundsPlanned} rounds; ${per}; ${(r.wallMs / 1000).toFixed(1)} s`);
+  }
+  for (const r of results) for (const n of r.notes) out.push(`- note: ${n}`);
+  return out.join("\n");
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function scenarioRecord(r: ScenarioResult, measuredAt: string): Record<string, unknown> {
+  const impl = (k: (typeof IMPLEMENTATIONS)[number]): Record<string, unknown> => {
+    const x = r.impls[k];
+    const s = x.usPerStep;
+    return {
+      medianUsPerStep: round3(s.median),
+      p10UsPerStep: round3(s.p10),
+      p90UsPerStep: round3(s.p90),
+      madUsPerStep: round3(s.mad),
+      samples: s.n,
+      unitsPerSample: x.unitsPerSample,
+      warmupCalls: x.warmupCalls,
+      timedSteps: x.timedSteps,
+      samplesUsPerStep: x.samplesUsPerStep.map(round3),
+      cpu: {
+        medianUsPerStep: round3(x.cpuUsPerStep.median),
+        p10UsPerStep: round3(x.cpuUsPerStep.p10),
+        p90UsPerStep: round3(x.cpuUsPerStep.p90),
+        samplesUsPerStep: x.samplesCpuUsPerStep.map(round3),
+      },
+    };
+  };
+  return {
+    name: r.name,
+    description: r.description,
+    measuredAt,
+    unit: r.unitLabel,
+    stepsPerUnit: r.stepsPerUnit,
+    rounds: { planned: r.roundsPlanned, run: r.roundsRun },
+    wallSeconds: Math.round(r.wallMs / 100) / 10,
+    verified: r.verified,
+    medianUsPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(r.impls[i].usPerStep.median)])),
+    ratios: { oursOverLanggraph: r.ratios.oursOverLanggraph, oursOverFloor: r.ratios.oursOverFloor },
+    cpuMedianUsPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(r.impls[i].cpuUsPerStep.median)])),
+    cpuRatios: { oursOverLanggraph: r.cpuRatios.oursOverLanggraph, oursOverFloor: r.cpuRatios.oursOverFloor },
+    implementations: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, impl(i)])),
+    notes: r.notes,
+  };
+}
+
+/**
+ * Write the results document. Scenarios measured earlier (same file, same mode) but not in this
+ * run are kept, so `--scenario X` refreshes one row without dropping the others.
+ */
+export function writeResults(
+  file: string,
+  mode: "full" | "quick",
+  results: readonly ScenarioResult[],
+  machine: MachineInfo,
+  versions: VersionInfo,
+  harness: Record<string, unknown>,
+): void {
+  const now = new Date().toISOString();
+  const fresh = results.map((r) => scenarioRecord(r, now));
+  let kept: Record<string, unknown>[] = [];
+  if (existsSync(file)) {
+    try {
+      const old = JSON.parse(readFileSync(file, "utf8")) as { mode?: string; scenarios?: Record<string, unknown>[] };
+      if (old.mode === mode && Array.isArray(old.scenarios)) {
+        const names = new Set(results.map((r) => r.name));
+        kept = old.scenarios.filter((s) => !names.has(String(s["name"])));
+      }
+    } catch {
+      // unreadable: overwrite
+    }
+  }
+  const doc = {
+    generatedAt: now,
+    mode,
+    command: `node --import tsx bench/run.ts ${process.argv.slice(2).join(" ")}`.trim(),
+    machine,
+    versions,
+    harness,
+    stepDefinition: "one node execution",
+    ratioDefinition: "median µs/step of ours divided by the median µs/step of the other implementation (< 1: ours is faster)",
+    cpuDefinition: "cpu* fields: process.cpuUsage() user+system µs (all threads) per node execution, same samples",
+    scenarios: [...fresh, ...kept],
+  };
+  writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
+}

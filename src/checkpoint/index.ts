@@ -1,0 +1,67 @@
+/**
+ * OpenArmature checkpointing — public entry (pipeline-utilities spec §10).
+ *
+ * - Protocol and record: {@link Checkpointer} (§10.1), {@link CheckpointRecord} (§10.2).
+ * - Backends (§10.13): {@link InMemoryCheckpointer}, {@link SqliteCheckpointer};
+ *   {@link BatchingCheckpointer} (§10.11.4).
+ * - Running: {@link withCheckpointer} → `invoke()` saves on every completed event (§10.3),
+ *   `resume()` continues an invocation (§10.4).
+ * - Migrations (§10.12): {@link MigrationRegistry}, {@link defineMigration}.
+ * - Fan-out seam (§10.7, §10.11): {@link beginFanOutCheckpoint}.
+ * - Errors (§10.10): `errors.ts`.
+ */
+
+// §10.1 protocol
+export type { Checkpointer, CheckpointFilter, CheckpointSummary, SaveContext } from "./checkpointer.ts";
+export { summarize, matchesFilter } from "./checkpointer.ts";
+
+// §10.2 record
+export { validateRecord, toRecordDocument, fromRecordDocument } from "./record.ts";
+export type {
+  CheckpointRecord,
+  CheckpointRecordDocument,
+  NodePosition,
+  NodePositionDocument,
+  FanOutProgressEntry,
+  FanOutProgressEntryDocument,
+  FanOutInstanceProgress,
+  FanOutInstanceState,
+  FanOutLineageElement,
+} from "./record.ts";
+export { serializeRecord, deserializeRecord, encodeValue, decodeValue } from "./serialization.ts";
+export type { JsonValue, RecordEncoding } from "./serialization.ts";
+
+// §10.13 backends
+export { InMemoryCheckpointer } from "./in-memory.ts";
+export { SqliteCheckpointer } from "./sqlite.ts";
+export type { SqliteCheckpointerOptions } from "./sqlite.ts";
+export { BatchingCheckpointer } from "./batching.ts";
+export type { BatchingOptions } from "./batching.ts";
+
+// §10.1.1, §10.3, §10.4 running and resuming
+export { withCheckpointer, CheckpointedGraph } from "./with-checkpointer.ts";
+export type { CheckpointOptions, CheckpointInvokeOptions, ResumeOptions } from "./with-checkpointer.ts";
+export type { CheckpointSaveEvent, SavePoint } from "./recorder.ts";
+export { declaredSchemaVersion, savePointPosition } from "./resume.ts";
+
+// §10.12 migrations
+export { MigrationRegistry, defineMigration } from "./migrations.ts";
+export type { StateMigration, MigrationFn, SerializedState } from "./migrations.ts";
+
+// §10.7 / §10.11 fan-out seam
+export { beginFanOutCheckpoint } from "./fan-out-progress.ts";
+export type { FanOutCheckpoint, InstanceContribution } from "./fan-out-progress.ts";
+
+// §10.10 errors
+export {
+  CheckpointError,
+  CheckpointNotFoundError,
+  CheckpointSaveFailedError,
+  CheckpointRecordInvalidError,
+  CheckpointStateMigrationMissingError,
+  CheckpointStateMigrationFailedError,
+  CheckpointStateMigrationChainAmbiguousError,
+  isCheckpointError,
+  findCheckpointError,
+} from "./errors.ts";
+export type { CheckpointErrorCategory } from "./errors.ts";

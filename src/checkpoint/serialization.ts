@@ -1,0 +1,194 @@
+/**
+ * Record serialization (pipeline-utilities §10.1 "the protocol leaves serialization to the
+ * backend"; §10.12.1 structural intermediate form).
+ *
+ * Two encodings of a {@link CheckpointRecord} as JSON text, both of the snake_case
+ * {@link CheckpointRecordDocument}:
+ *
+ * - **`"tagged"`** (default): JSON plus tagged objects for the values JSON cannot carry, so a state
+ *   round-trips exactly — `undefined`, `NaN`, `±Infinity`, `-0`, `bigint`, `Date`, `Map`, `Set`,
+ *   `Uint8Array` (a `Buffer` decodes as a `Uint8Array`). A tagged value is `{"$oa": tag, "v": …}`;
+ *   a user object that itself has a `"$oa"` key is escaped as `{"$oa": "object", "v": {…}}`.
+ * - **`"json"`** (portable): JSON-native values only (null, booleans, finite numbers, strings,
+ *   arrays, plain objects), readable by any language's implementation. Anything else is rejected
+ *   at save time rather than silently altered.
+ *
+ * Both reject functions, symbols, class instances (other than the tagged built-ins) and cycles —
+ * those cannot be restored — with a `TypeError` naming the path (surfacing as
+ * `checkpoint_save_failed`). Decoded values are plain data, independent of the current state
+ * schema: exactly what a state migration receives (§10.12.1).
+ */
+import { CheckpointRecordInvalidError, messageOf } from "./errors.ts";
+import { fromRecordDocument, toRecordDocument, type CheckpointRecord } from "./record.ts";
+
+/** A JSON value. */
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** The two encodings (see the module comment). */
+export type RecordEncoding = "tagged" | "json";
+
+const TAG = "$oa";
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (typeof v === "object") return `an instance of ${(v as object).constructor?.name ?? "an unknown class"}`;
+  return `a ${typeof v}`;
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
+}
+
+/** Encode `value` as a JSON value (see the module comment); throws `TypeError` on what cannot round-trip. */
+export function encodeValue(value: unknown, encoding: RecordEncoding = "tagged", path = "$"): JsonValue {
+  const stack = new Set<object>();
+  const portable = encoding === "json";
+  const unsupported = (v: unknown, at: string): never => {
+    throw new TypeError(`cannot checkpoint ${describe(v)} at ${at}${portable ? " (portable JSON encoding)" : ""}`);
+  };
+  const tagged = (tag: string, v: JsonValue | undefined, at: string, original: unknown): JsonValue => {
+    if (portable) unsupported(original, at);
+    return v === undefined ? { [TAG]: tag } : { [TAG]: tag, v };
+  };
+  const enc = (v: unknown, at: string): JsonValue => {
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        if (Number.isFinite(v) && !Object.is(v, -0)) return v;
+        return tagged("number", Number.isNaN(v) ? "NaN" : Object.is(v, -0) ? "-0" : v > 0 ? "Infinity" : "-Infinity", at, v);
+      case "undefined":
+        return tagged("undefined", undefined, at, v);
+      case "bigint":
+        return tagged("bigint", v.toString(), at, v);
+      case "object":
+        break;
+      default:
+        return unsupported(v, at);
+    }
+    if (v === null) return null;
+    const o = v as object;
+    if (stack.has(o)) throw new TypeError(`cannot checkpoint a cyclic structure (at ${at})`);
+    stack.add(o);
+    try {
+      if (Array.isArray(o)) {
+        const out: JsonValue[] = new Array<JsonValue>(o.length);
+        for (let i = 0; i < o.length; i++) out[i] = enc(o[i], `${at}[${i}]`);
+        return out;
+      }
+      if (isPlainObject(o)) {
+        const out: Record<string, JsonValue> = {};
+        for (const k of Object.keys(o)) out[k] = enc((o as Record<string, unknown>)[k], `${at}.${k}`);
+        if (!portable && Object.prototype.hasOwnProperty.call(o, TAG)) return { [TAG]: "object", v: out };
+        return out;
+      }
+      if (o instanceof Date) {
+        const t = o.getTime();
+        return tagged("date", Number.isNaN(t) ? null : t, at, o);
+      }
+      if (o instanceof Map) {
+        if (portable) unsupported(o, at);
+        let i = 0;
+        const entries: JsonValue[] = [];
+        for (const [k, x] of o) {
+          entries.push([enc(k, `${at}<key ${i}>`), enc(x, `${at}<value ${i}>`)]);
+          i++;
+        }
+        return tagged("map", entries, at, o);
+      }
+      if (o instanceof Set) {
+        if (portable) unsupported(o, at);
+        let i = 0;
+        const items: JsonValue[] = [];
+        for (const x of o) items.push(enc(x, `${at}<item ${i++}>`));
+        return tagged("set", items, at, o);
+      }
+      if (o instanceof Uint8Array && (o.constructor === Uint8Array || o.constructor === Buffer)) {
+        return tagged("bytes", base64(o), at, o);
+      }
+      return unsupported(o, at);
+    } finally {
+      stack.delete(o);
+    }
+  };
+  return enc(value, path);
+}
+
+/** Decode what {@link encodeValue} produced. Throws `TypeError` on an unknown or malformed tag. */
+export function decodeValue(json: unknown, encoding: RecordEncoding = "tagged"): unknown {
+  if (encoding === "json") return json;
+  const dec = (v: unknown): unknown => {
+    if (typeof v !== "object" || v === null) return v;
+    if (Array.isArray(v)) return v.map(dec);
+    const o = v as Record<string, unknown>;
+    if (!Object.prototype.hasOwnProperty.call(o, TAG)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(o)) out[k] = dec(o[k]);
+      return out;
+    }
+    const x = o["v"];
+    switch (o[TAG]) {
+      case "undefined":
+        return undefined;
+      case "number":
+        if (x === "NaN") return NaN;
+        if (x === "Infinity") return Infinity;
+        if (x === "-Infinity") return -Infinity;
+        if (x === "-0") return -0;
+        break;
+      case "bigint":
+        if (typeof x === "string") return BigInt(x);
+        break;
+      case "date":
+        if (x === null) return new Date(NaN);
+        if (typeof x === "number") return new Date(x);
+        break;
+      case "map":
+        if (Array.isArray(x)) return new Map(x.map((e) => (Array.isArray(e) && e.length === 2 ? [dec(e[0]), dec(e[1])] : malformed("map"))));
+        break;
+      case "set":
+        if (Array.isArray(x)) return new Set(x.map(dec));
+        break;
+      case "bytes":
+        if (typeof x === "string") return new Uint8Array(Buffer.from(x, "base64"));
+        break;
+      case "object":
+        if (typeof x === "object" && x !== null && !Array.isArray(x)) {
+          const out: Record<string, unknown> = {};
+          for (const k of Object.keys(x)) out[k] = dec((x as Record<string, unknown>)[k]);
+          return out;
+        }
+        break;
+      default:
+        throw new TypeError(`unknown serialization tag ${JSON.stringify(o[TAG])}`);
+    }
+    return malformed(String(o[TAG]));
+  };
+  return dec(json);
+}
+
+function malformed(tag: string): never {
+  throw new TypeError(`malformed "${tag}" serialization tag`);
+}
+
+/** Serialize a record to JSON text (its snake_case document, values encoded). */
+export function serializeRecord(record: CheckpointRecord, encoding: RecordEncoding = "tagged"): string {
+  return JSON.stringify(encodeValue(toRecordDocument(record), encoding, "record"));
+}
+
+/** Parse what {@link serializeRecord} wrote. A corrupt text is `checkpoint_record_invalid`. */
+export function deserializeRecord(text: string, encoding: RecordEncoding = "tagged"): CheckpointRecord {
+  let doc: unknown;
+  try {
+    doc = decodeValue(JSON.parse(text) as unknown, encoding);
+  } catch (cause) {
+    throw new CheckpointRecordInvalidError(`the stored record cannot be decoded (${messageOf(cause)})`, { cause });
+  }
+  return fromRecordDocument(doc);
+}
