@@ -173,6 +173,7 @@ class GraphRun {
       let options: InvokeOptions = {
         observers: this.invocationObservers(decls),
         onObserverError: () => {},
+        signal: this.rc.signal,
         ...(hooks.invocationHooks.length > 0 ? { hooks: mergeHooks(hooks.invocationHooks) } : {}),
       };
       for (const extra of hooks.invokeOptions) {

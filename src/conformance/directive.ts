@@ -138,6 +138,8 @@ export interface RunContext {
   readonly invocations: ReadonlyArray<InvocationPlan>;
   /** Other plans directives created (resume blocks, ...), in creation order. */
   readonly followUps: ReadonlyArray<InvocationPlan>;
+  /** Aborted when the case must stop (time limit): pass it to every call the executor makes. */
+  readonly signal: AbortSignal;
   slot<T>(key: SlotKey<T>): T;
   locate(path: KeyPath): FixtureLocation;
   resolve(position: Position, value: Readonly<Record<string, unknown>>, path: KeyPath): Resolved[];

@@ -48,6 +48,8 @@ export interface RunCaseOptions {
   readonly capabilities?: Readonly<Record<string, boolean>>;
   /** Values for `harness_parameterized` (§5.10). */
   readonly parameters?: Readonly<Record<string, unknown>>;
+  /** Aborted when the case must stop (e.g. it ran past its time limit); executors pass it on. */
+  readonly signal?: AbortSignal;
 }
 
 export async function runCase(spec: CaseSpec, registry: DirectiveRegistry, options: RunCaseOptions = {}): Promise<void> {
@@ -119,6 +121,7 @@ class CaseRun {
       casePlan: this.casePlan,
       invocations: this.plans.filter((p) => p.kind === "invocation"),
       followUps: this.plans.filter((p) => p.kind !== "invocation"),
+      signal: this.options.signal ?? new AbortController().signal,
       slot: (k) => this.slot(k),
       locate: this.locate,
       resolve: (pos, value, path) => this.resolve(pos, value, path),

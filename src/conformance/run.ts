@@ -69,11 +69,16 @@ export async function runCaseToResult(spec: CaseSpec, registry: DirectiveRegistr
   });
   const timeoutMs = options.caseTimeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
+  const abort = new AbortController();
   try {
     await Promise.race([
-      runCase(spec, registry, options),
+      runCase(spec, registry, { ...options, signal: abort.signal }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CaseTimeout(timeoutMs)), timeoutMs);
+        timer = setTimeout(() => {
+          const err = new CaseTimeout(timeoutMs);
+          abort.abort(err); // stop the case's calls: nothing keeps running after its result
+          reject(err);
+        }, timeoutMs);
         timer.unref();
       }),
     ]);

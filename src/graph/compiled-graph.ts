@@ -111,6 +111,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
       hooks,
       onObserverError: options.onObserverError,
       startStep: options.startStep,
+      signal: options.signal,
     });
     const frame = new Frame(inv, rt, null, null);
     try {

@@ -467,7 +467,12 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
   let node = rt.nodes.get(start)!;
   let pendingResume = resumeInner;
   let sinceYield = 0;
+  const signal = inv.signal;
   for (;;) {
+    if (signal?.aborted) {
+      frame.currentCtx = undefined;
+      throw signal.reason ?? new Error("invocation aborted");
+    }
     // Give the event loop a turn now and then: a long (or endless) loop of nodes whose awaits all
     // resolve immediately would otherwise starve timers, I/O, observer delivery and drains.
     if (++sinceYield === YIELD_EVERY) {

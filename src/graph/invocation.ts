@@ -45,6 +45,8 @@ export class Invocation {
   readonly hooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
   readonly onObserverError: ObserverErrorHandler;
+  /** Cancels the invocation at the next node boundary (`InvokeOptions.signal`). */
+  readonly signal: AbortSignal | undefined;
   /** Graph-attached observers per graph, fixed when the invocation began (§6). */
   readonly snapshots = new Map<GraphRuntime, readonly ObserverRegistration[]>();
 
@@ -58,8 +60,10 @@ export class Invocation {
       hooks: readonly InvocationHooks[];
       onObserverError?: ObserverErrorHandler | undefined;
       startStep?: number | undefined;
+      signal?: AbortSignal | undefined;
     },
   ) {
+    this.signal = init.signal;
     this.root = root;
     this.id = init.invocationId ?? randomUUID();
     this.correlationId = init.correlationId ?? randomUUID();

@@ -19,6 +19,11 @@ export interface InvokeOptions {
   readonly observers?: readonly ObserverInput[];
   /** Where observer errors are reported for this invocation (default: the graph's, else console.warn). */
   readonly onObserverError?: ObserverErrorHandler;
+  /**
+   * Cancels the invocation: checked before every node starts (in subgraphs too). An aborted
+   * invocation stops at the next node boundary and rejects with the signal's `reason`.
+   */
+  readonly signal?: AbortSignal;
   /** Engine extension: hooks awaited inline by the engine (see `InvocationHooks`). */
   readonly hooks?: InvocationHooks;
   /** Engine extension (resume): start at this node — and, inside subgraphs, at `inner` positions. */

@@ -292,3 +292,29 @@ describe("execution yields to the event loop", () => {
     if (firedAt < 0 || firedAt >= 20_000) throw new Error(`the timer fired only after the loop ended (at n=${firedAt})`);
   });
 });
+
+describe("invoke({ signal }): cancellation", () => {
+  it("an aborted signal stops an endless loop at the next node boundary with the signal's reason", async () => {
+    let n = 0;
+    const g = new GraphBuilder(stateSchema({ fields: { n: { type: "int", default: 0 } } }))
+      .addNode("a", async () => ({ n: ++n }))
+      .addConditionalEdge("a", () => "a")
+      .setEntry("a")
+      .compile();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error("stop now")), 20);
+    const err = await g.invoke({}, { signal: ac.signal }).then(() => null, (e: unknown) => e as Error);
+    expect(err?.message).to.equal("stop now");
+    const at = n;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(n, "no node ran after the abort").to.equal(at);
+  });
+
+  it("an already-aborted signal runs no node", async () => {
+    let ran = false;
+    const g = new GraphBuilder(stateSchema({ fields: {} })).addNode("a", async () => ((ran = true), {})).addEdge("a", END).setEntry("a").compile();
+    const err = await g.invoke({}, { signal: AbortSignal.abort(new Error("never")) }).then(() => null, (e: unknown) => e as Error);
+    expect(err?.message).to.equal("never");
+    expect(ran).to.equal(false);
+  });
+});

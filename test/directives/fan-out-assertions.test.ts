@@ -1,0 +1,60 @@
+import { directiveTester } from "./tester.ts";
+
+const worker = `
+subgraph:
+  name: w
+  state: {fields: {x: {type: int, default: 0}, result: {type: int, default: 0}}}
+  entry: work
+  nodes: {work: {update_from_field: {result: x, multiplier: 2}}}
+  edges: [{from: work, to: END}]
+`;
+const fanOutCase = (conc: number, expected: string, besides = ""): string => `${worker}
+state:
+  fields:
+    items: {type: list<int>, default: [1, 2, 3, 4, 5]}
+    results: {type: list<int>, reducer: append, default: []}
+entry: f
+nodes:
+  f:
+    fan_out: {subgraph: w, items_field: items, item_field: x, collect_field: result, target_field: results, concurrency: ${conc}}
+edges: [{from: f, to: END}]
+${besides}
+expected:
+  ${expected}
+`;
+
+directiveTester("concurrency_invariant", {
+  template: (b) => b,
+  capability: "pipeline-utilities",
+  valid: [fanOutCase(2, "concurrency_invariant: {max_in_flight: 2}\n  final_state: {items: [1, 2, 3, 4, 5], results: [2, 4, 6, 8, 10]}")],
+  invalid: [
+    { code: fanOutCase(4, "concurrency_invariant: {max_in_flight: 1}"), message: "instances were in flight, above the bound 1" },
+    { code: fanOutCase(2, "concurrency_invariant: {max: 2}"), category: "fixture_schema_invalid", message: "concurrency_invariant" },
+  ],
+});
+
+const empty = (block: string): string => `${worker}
+state:
+  fields:
+    items: {type: list<int>, default: []}
+    results: {type: list<int>, reducer: append, default: []}
+entry: f
+nodes:
+  f:
+    fan_out: {subgraph: w, items_field: items, item_field: x, collect_field: result, target_field: results}
+edges: [{from: f, to: END}]
+${block}
+`;
+
+directiveTester("expected_error fan_out_category / recoverable_state", {
+  template: (b) => empty(b),
+  valid: [
+    "expected_error: {category: node_exception, raised_from: f, fan_out_category: fan_out_empty, recoverable_state: {items: [], results: []}}",
+    "expected:\n  expected_error: {category: node_exception}\n  recoverable_state: {items: [], results: []}",
+  ],
+  invalid: [
+    { code: "expected_error: {fan_out_category: fan_out_invalid_count}", message: "expected_error.fan_out_category" },
+    { code: "expected_error: {branch_name: beta}", message: "expected_error.branch_name" },
+    { code: "expected:\n  recoverable_state: {items: [1], results: []}", message: "expected.recoverable_state.items" },
+  ],
+});
