@@ -1,0 +1,25 @@
+/** The conformance interpreter's public surface: run fixtures programmatically, or extend it. */
+export { directive, directiveDecorator, DirectiveRegistry, defaultRegistry } from "./registry.ts";
+export type { Directive, DirectiveMeta, Position, Home, Resolved, ConfigureContext, CheckContext, Configures, Asserts, CaseExecutor, RunContext, CallRecord } from "./directive.ts";
+export { SlotKey } from "./directive.ts";
+export { Facet, Observation } from "./observation.ts";
+export { InvocationPlan } from "./invocation-plan.ts";
+export { loadConformance } from "./setup.ts";
+export { loadBundle, loadProjectBundles } from "./bundles.ts";
+export { discoverFixtures, resolveRoots, type DiscoveredFixture, type DiscoveryFilter } from "./discovery.ts";
+export { prepareFixture, runCaseToResult, caseTitle, fixtureErrorResult, type CaseResult, type CaseStatus, type RunOptions } from "./run.ts";
+export { formatSummary, summarize, writeJsonReport, type JsonReport } from "./report.ts";
+export {
+  AssertionFailed,
+  CapabilitySkip,
+  ConformanceError,
+  FixtureDirectiveUnknown,
+  FixtureSchemaInvalid,
+  FixtureVersionUnsupported,
+  HarnessPrimitiveMissing,
+  type AdapterErrorCategory,
+  type FixtureLocation,
+} from "./errors.ts";
+export { ADAPTER_CAPABILITIES } from "./capabilities.ts";
+export { ADAPTER_VERSION, SPEC_VERSION } from "./version.ts";
+export * from "./matcher/index.ts";
