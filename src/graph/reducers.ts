@@ -98,7 +98,11 @@ export const append = canonical(
     const u = requireList("append", "update", update) as readonly T[];
     if (u.length === 0) return p;
     if (p.length === 0) return u;
-    return p.concat(u);
+    // Not `p.concat(u)`: on frozen arrays (engine state is frozen) V8 takes a slow path for concat.
+    const out = new Array<T>(p.length + u.length);
+    for (let i = 0; i < p.length; i++) out[i] = p[i] as T;
+    for (let i = 0; i < u.length; i++) out[p.length + i] = u[i] as T;
+    return out;
   },
 );
 
