@@ -29,6 +29,7 @@
  * - Equal versions never consult the registry (§10.12.3).
  */
 import type { MaybePromise } from "../graph/index.ts";
+import { VersionGraph } from "../migrations/version-graph.ts";
 import {
   CheckpointRecordInvalidError,
   CheckpointStateMigrationChainAmbiguousError,
@@ -60,8 +61,7 @@ function checkVersion(v: unknown, what: string): asserts v is string {
 
 /** The registered migration set of a graph (§10.12.1), ordered by `(fromVersion, toVersion)`. */
 export class MigrationRegistry {
-  readonly #byPair = new Map<string, StateMigration>();
-  readonly #out = new Map<string, StateMigration[]>();
+  readonly #graph = new VersionGraph<StateMigration>();
 
   constructor(migrations: Iterable<StateMigration> = []) {
     for (const m of migrations) this.register(m);
@@ -79,65 +79,29 @@ export class MigrationRegistry {
     checkVersion(m.toVersion, "toVersion");
     if (typeof m.migrate !== "function") throw new TypeError("migrate must be a function");
     if (m.fromVersion === m.toVersion) throw new RangeError(`a migration must change the version (got "${m.fromVersion}" -> itself)`);
-    const key = JSON.stringify([m.fromVersion, m.toVersion]);
-    if (this.#byPair.has(key)) {
+    if (!this.#graph.add(m)) {
       throw new CheckpointStateMigrationChainAmbiguousError(
         m.fromVersion,
         m.toVersion,
         `a migration "${m.fromVersion}" -> "${m.toVersion}" is already registered`,
       );
     }
-    this.#byPair.set(key, m);
-    const list = this.#out.get(m.fromVersion);
-    if (list) {
-      list.push(m);
-      list.sort((x, y) => (x.toVersion < y.toVersion ? -1 : x.toVersion > y.toVersion ? 1 : 0));
-    } else this.#out.set(m.fromVersion, [m]);
     return this;
   }
 
   /** Number of registered migrations. */
   get size(): number {
-    return this.#byPair.size;
+    return this.#graph.size;
   }
 
   /** The registered migrations, ordered by `(fromVersion, toVersion)`. */
   get migrations(): readonly StateMigration[] {
-    return [...this.#byPair.values()].sort((x, y) =>
-      x.fromVersion !== y.fromVersion ? (x.fromVersion < y.fromVersion ? -1 : 1) : x.toVersion < y.toVersion ? -1 : x.toVersion > y.toVersion ? 1 : 0,
-    );
+    return this.#graph.edges;
   }
 
   /** `"v1" -> "v2", "v2" -> "v3"` (or `(none)`): the §10.10 `registry_description`. */
   describe(): string {
-    const list = this.migrations;
-    return list.length === 0 ? "(none)" : list.map((m) => `${JSON.stringify(m.fromVersion)} -> ${JSON.stringify(m.toVersion)}`).join(", ");
-  }
-
-  /** BFS from `from`: distance, shortest-path count (capped at 2) and one predecessor per version. */
-  #bfs(from: string): { count: Map<string, number>; pred: Map<string, StateMigration> } {
-    const dist = new Map<string, number>([[from, 0]]);
-    const count = new Map<string, number>([[from, 1]]);
-    const pred = new Map<string, StateMigration>();
-    const queue = [from];
-    for (let qi = 0; qi < queue.length; qi++) {
-      const u = queue[qi]!;
-      const du = dist.get(u)!;
-      const cu = count.get(u)!;
-      for (const m of this.#out.get(u) ?? []) {
-        const v = m.toVersion;
-        const dv = dist.get(v);
-        if (dv === undefined) {
-          dist.set(v, du + 1);
-          count.set(v, cu);
-          pred.set(v, m);
-          queue.push(v);
-        } else if (dv === du + 1) {
-          count.set(v, Math.min(2, count.get(v)! + cu));
-        }
-      }
-    }
-    return { count, pred };
+    return this.#graph.describe();
   }
 
   /**
@@ -146,24 +110,16 @@ export class MigrationRegistry {
    * `checkpoint_state_migration_missing` (no path).
    */
   resolve(fromVersion: string, toVersion: string): readonly StateMigration[] {
-    if (fromVersion === toVersion) return [];
-    const { count, pred } = this.#bfs(fromVersion);
-    const c = count.get(toVersion);
-    if (c === undefined) throw new CheckpointStateMigrationMissingError(fromVersion, toVersion, this.size, this.describe());
-    if (c > 1) {
+    const r = this.#graph.chain(fromVersion, toVersion);
+    if (r.status === "missing") throw new CheckpointStateMigrationMissingError(fromVersion, toVersion, this.size, this.describe());
+    if (r.status === "ambiguous") {
       throw new CheckpointStateMigrationChainAmbiguousError(
         fromVersion,
         toVersion,
         `more than one shortest migration chain; restructure the registry (${this.describe()})`,
       );
     }
-    const chain: StateMigration[] = [];
-    for (let v = toVersion; v !== fromVersion; ) {
-      const m = pred.get(v)!;
-      chain.push(m);
-      v = m.fromVersion;
-    }
-    return chain.reverse();
+    return r.chain;
   }
 
   /**
@@ -171,17 +127,9 @@ export class MigrationRegistry {
    * first one (in version order) with two shortest chains (§10.12.2 compile-time detection).
    */
   checkUnambiguous(): void {
-    for (const from of [...this.#out.keys()].sort()) {
-      const { count } = this.#bfs(from);
-      for (const to of [...count.keys()].sort()) {
-        if (count.get(to)! > 1) {
-          throw new CheckpointStateMigrationChainAmbiguousError(
-            from,
-            to,
-            `more than one shortest migration chain; restructure the registry (${this.describe()})`,
-          );
-        }
-      }
+    const a = this.#graph.firstAmbiguity();
+    if (a) {
+      throw new CheckpointStateMigrationChainAmbiguousError(a.from, a.to, `more than one shortest migration chain; restructure the registry (${this.describe()})`);
     }
   }
 

@@ -22,6 +22,7 @@
  * - Equal versions never consult the registry (pipeline-utilities §10.12.3).
  */
 import type { MaybePromise } from "../graph/index.ts";
+import { VersionGraph } from "../migrations/version-graph.ts";
 import {
   SessionStateMigrationChainAmbiguousError,
   SessionStateMigrationFailedError,
@@ -53,8 +54,7 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The registered session migration set (§7), ordered by `(fromVersion, toVersion)`. */
 export class SessionMigrationRegistry {
-  readonly #byPair = new Map<string, SessionMigration>();
-  readonly #out = new Map<string, SessionMigration[]>();
+  readonly #graph = new VersionGraph<SessionMigration>();
 
   constructor(migrations: Iterable<SessionMigration> = []) {
     for (const m of migrations) this.register(m);
@@ -70,58 +70,25 @@ export class SessionMigrationRegistry {
     if (typeof m.toVersion !== "string") throw new TypeError("toVersion must be a string");
     if (typeof m.migrate !== "function") throw new TypeError("migrate must be a function");
     if (m.fromVersion === m.toVersion) throw new RangeError(`a migration must change the version (got ${JSON.stringify(m.fromVersion)} -> itself)`);
-    const key = JSON.stringify([m.fromVersion, m.toVersion]);
-    if (this.#byPair.has(key)) {
+    if (!this.#graph.add(m)) {
       throw new SessionStateMigrationChainAmbiguousError(m.fromVersion, m.toVersion, "this (from_version, to_version) pair is already registered");
     }
-    this.#byPair.set(key, m);
-    const list = this.#out.get(m.fromVersion) ?? [];
-    list.push(m);
-    list.sort((x, y) => cmp(x.toVersion, y.toVersion));
-    this.#out.set(m.fromVersion, list);
     return this;
   }
 
   /** Number of registered migrations (the §10 `registered_migrations_count`). */
   get size(): number {
-    return this.#byPair.size;
+    return this.#graph.size;
   }
 
   /** The registered migrations, ordered by `(fromVersion, toVersion)`. */
   get migrations(): readonly SessionMigration[] {
-    return [...this.#byPair.values()].sort((x, y) => cmp(x.fromVersion, y.fromVersion) || cmp(x.toVersion, y.toVersion));
+    return this.#graph.edges;
   }
 
   /** `"v1" -> "v2", "v2" -> "v3"` or `(none)`: the §10 `registry_description`. */
   describe(): string {
-    const list = this.migrations;
-    return list.length === 0 ? "(none)" : list.map((m) => `${JSON.stringify(m.fromVersion)} -> ${JSON.stringify(m.toVersion)}`).join(", ");
-  }
-
-  /** BFS from `from`: shortest-path counts (capped at 2) and one predecessor per reached version. */
-  #bfs(from: string): { count: Map<string, number>; pred: Map<string, SessionMigration> } {
-    const dist = new Map<string, number>([[from, 0]]);
-    const count = new Map<string, number>([[from, 1]]);
-    const pred = new Map<string, SessionMigration>();
-    const queue = [from];
-    for (let i = 0; i < queue.length; i++) {
-      const u = queue[i]!;
-      const du = dist.get(u)!;
-      const cu = count.get(u)!;
-      for (const m of this.#out.get(u) ?? []) {
-        const v = m.toVersion;
-        const dv = dist.get(v);
-        if (dv === undefined) {
-          dist.set(v, du + 1);
-          count.set(v, cu);
-          pred.set(v, m);
-          queue.push(v);
-        } else if (dv === du + 1) {
-          count.set(v, Math.min(2, count.get(v)! + cu));
-        }
-      }
-    }
-    return { count, pred };
+    return this.#graph.describe();
   }
 
   /**
@@ -129,32 +96,18 @@ export class SessionMigrationRegistry {
    * `session_state_migration_chain_ambiguous` or `session_state_migration_missing`.
    */
   resolve(fromVersion: string, toVersion: string, sessionId?: string): readonly SessionMigration[] {
-    if (fromVersion === toVersion) return [];
-    const { count, pred } = this.#bfs(fromVersion);
-    const c = count.get(toVersion);
-    if (c === undefined) throw new SessionStateMigrationMissingError(fromVersion, toVersion, this.size, this.describe(), sessionId);
-    if (c > 1) {
+    const r = this.#graph.chain(fromVersion, toVersion);
+    if (r.status === "missing") throw new SessionStateMigrationMissingError(fromVersion, toVersion, this.size, this.describe(), sessionId);
+    if (r.status === "ambiguous") {
       throw new SessionStateMigrationChainAmbiguousError(fromVersion, toVersion, `more than one shortest chain (${this.describe()})`, sessionId);
     }
-    const chain: SessionMigration[] = [];
-    for (let v = toVersion; v !== fromVersion; ) {
-      const m = pred.get(v)!;
-      chain.push(m);
-      v = m.fromVersion;
-    }
-    return chain.reverse();
+    return r.chain;
   }
 
   /** Throw `session_state_migration_chain_ambiguous` for the first (in version order) pair with two shortest chains. */
   checkUnambiguous(): void {
-    for (const from of [...this.#out.keys()].sort(cmp)) {
-      const { count } = this.#bfs(from);
-      for (const to of [...count.keys()].sort(cmp)) {
-        if (count.get(to)! > 1) {
-          throw new SessionStateMigrationChainAmbiguousError(from, to, `more than one shortest chain (${this.describe()})`);
-        }
-      }
-    }
+    const a = this.#graph.firstAmbiguity();
+    if (a) throw new SessionStateMigrationChainAmbiguousError(a.from, a.to, `more than one shortest chain (${this.describe()})`);
   }
 
   /**
