@@ -4,6 +4,7 @@ import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import * as F from "../../harness/graph/facets.ts";
 import { causeChain, classify, describeResult } from "../../harness/graph/reading.ts";
+import { FlakyCalls } from "../../harness/pipeline/facets.ts";
 
 interface ExpectedErrorValue {
   category?: string;
@@ -15,6 +16,7 @@ interface ExpectedErrorValue {
   raised_at?: "registration";
   branch_name?: string;
   fan_out_category?: string;
+  flaky_call_count?: number;
 }
 
 /**
@@ -24,7 +26,8 @@ interface ExpectedErrorValue {
  * `recoverable_state` (a state snapshot, exact), the `execution_order` up to the failure, and
  * `raised_at: registration` (raised by compile / registration, before any invoke()). Pipeline
  * fixtures add `branch_name` (the failed branch a parallel-branches carrier names, §11) and
- * `fan_out_category` (the fan-out error category in the cause chain, §9). Some fixtures write the
+ * `fan_out_category` (the fan-out error category in the cause chain, §9), and `flaky_call_count`
+ * (how many times the raising node's `flaky` mock body ran in the call, by its own counter). Some fixtures write the
  * block inside `expected:`; it reads the same call there.
  */
 @directive({ name: "expected_error", at: ["case", "invocation", "expected"], home: "general", summary: "the case raised this categorized error" })
@@ -43,6 +46,7 @@ export class ExpectedError {
       raised_at: { enum: ["registration"] },
       branch_name: { type: "string" },
       fan_out_category: { type: "string" },
+      flaky_call_count: { type: "integer", minimum: 0 },
     },
   };
   check(value: ExpectedErrorValue, obs: Observation, ctx: CheckContext): void {
@@ -69,6 +73,12 @@ export class ExpectedError {
     if (value.fan_out_category !== undefined) {
       const kinds = causeChain(r.error).map((l) => (l.error as { fanOutCategory?: unknown }).fanOutCategory);
       ctx.match(value.fan_out_category, kinds.find((k) => typeof k === "string") ?? null, null, sub("fan_out_category"));
+    }
+    if (value.flaky_call_count !== undefined) {
+      const counts = obs.tryGet(FlakyCalls);
+      const n = e.nodeName !== undefined ? counts?.get(e.nodeName) : undefined;
+      if (n === undefined) ctx.fail(`the raising node '${e.nodeName ?? "?"}' has no flaky mock that ran in this call`, { path: sub("flaky_call_count") });
+      else ctx.match(value.flaky_call_count, n, null, sub("flaky_call_count"));
     }
     if (value.execution_order !== undefined) ctx.match(value.execution_order, obs.tryGet(F.ExecutionOrder) ?? e.executionOrder ?? null, null, sub("execution_order"));
   }

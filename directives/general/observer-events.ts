@@ -1,5 +1,5 @@
 import { directive } from "../../src/conformance/registry.ts";
-import type { CheckContext } from "../../src/conformance/directive.ts";
+import type { CheckContext, JsonSchema } from "../../src/conformance/directive.ts";
 import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { EVENT_SHAPE, eventRecord, observerEvents } from "../../harness/graph/reading.ts";
@@ -12,7 +12,7 @@ import { EVENT_SHAPE, eventRecord, observerEvents } from "../../harness/graph/re
 @directive({ name: "observer_events", at: "expected", home: "general", summary: "node events each observer received, in order" })
 export class ObserverEvents {
   readonly scope = "call" as const;
-  readonly schema = { type: "object", minProperties: 1, additionalProperties: { type: "array", items: { type: "object" } } };
+  readonly schema: JsonSchema = { type: "object", minProperties: 1, additionalProperties: { type: "array", items: { type: "object" } } };
   check(value: Record<string, unknown[]>, obs: Observation, ctx: CheckContext): void {
     for (const [name, entries] of Object.entries(value)) {
       const events = observerEvents(obs, ctx, name);

@@ -1,4 +1,5 @@
 import { directive } from "../../src/conformance/registry.ts";
+import type { JsonSchema } from "../../src/conformance/directive.ts";
 import type { NodeAssembly } from "../../harness/graph/node-directive.ts";
 
 /** The exception a `raises:` node throws. */
@@ -9,7 +10,7 @@ export class FixtureNodeError extends Error {
 /** `raises: "<message>"` (conformance-adapter §5.1): the node raises instead of returning (graph-engine §4). */
 @directive({ name: "raises", at: "node", home: "general", summary: "raise an exception with this message" })
 export class Raises {
-  readonly schema = { type: "string" };
+  readonly schema: JsonSchema = { type: "string" };
   contribute(value: string, node: NodeAssembly): void {
     node.steps.push(() => {
       throw new FixtureNodeError(value);

@@ -14,7 +14,7 @@ import {
   type NodePhase,
   type ObserverInput,
 } from "../../src/graph/index.ts";
-import { FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
+import { ConformanceError, FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
 import type { CallRecord, CaseExecutor, RunContext } from "../../src/conformance/directive.ts";
 import { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
 import { Observation } from "../../src/conformance/observation.ts";
@@ -146,7 +146,9 @@ class GraphRun {
         nodeMiddleware: (node) => hooks.nodeMiddleware.get(node) ?? [],
       });
     } catch (err) {
-      if (!(err instanceof EngineCompileError) && !isCategorized(err)) throw err;
+      // A fixture defect found while building (an unknown or malformed node directive) is the
+      // case's own error, not a compile error of the graph.
+      if (err instanceof ConformanceError || (!(err instanceof EngineCompileError) && !isCategorized(err))) throw err;
       return plans.map((plan, i) =>
         ({ plan, observation: this.observation(plan, i).set(F.Result, { kind: "compile_error", error: err as Error }).set(F.CompileWarnings, [...this.warnings]) }),
       );

@@ -43,8 +43,8 @@ export interface MiddlewareEnv {
 
 export type MiddlewareEntry = Readonly<Record<string, unknown>> & { readonly type: string };
 
-const update = { type: "object" } as const;
-const name = { type: "string", minLength: 1 } as const;
+const UPDATE = { type: "object" } as const;
+const NAME = { type: "string", minLength: 1 } as const;
 
 /** Each entry type's keys (`type` included). */
 const ENTRY_KEYS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
@@ -59,20 +59,20 @@ const ENTRY_KEYS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = 
     classifier: { type: "object", required: ["type"], additionalProperties: false, properties: { type: { type: "string" } } },
   },
   timing: {
-    node_name: name,
-    on_complete: { type: "object", required: ["capture_to"], additionalProperties: false, properties: { capture_to: name } },
+    node_name: NAME,
+    on_complete: { type: "object", required: ["capture_to"], additionalProperties: false, properties: { capture_to: NAME } },
   },
   failure_isolation: {
-    degraded_update: update,
-    event_name: name,
-    predicate: { type: "object", required: ["matches_category"], additionalProperties: false, properties: { matches_category: name } },
-    catch: { type: "array", items: name },
+    degraded_update: UPDATE,
+    event_name: NAME,
+    predicate: { type: "object", required: ["matches_category"], additionalProperties: false, properties: { matches_category: NAME } },
+    catch: { type: "array", items: NAME },
   },
-  trace_recorder: { name, pre_marker: { type: "string" }, post_marker: { type: "string" } },
-  short_circuit: { name, partial_update: update },
-  error_recovery: { name, partial_update: update },
-  error_raiser: { name, message: { type: "string" }, category: { type: ["string", "null"] } },
-  state_inspector: { name },
+  trace_recorder: { name: NAME, pre_marker: { type: "string" }, post_marker: { type: "string" } },
+  short_circuit: { name: NAME, partial_update: UPDATE },
+  error_recovery: { name: NAME, partial_update: UPDATE },
+  error_raiser: { name: NAME, message: { type: "string" }, category: { type: ["string", "null"] } },
+  state_inspector: { name: NAME },
 };
 const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   timing: ["on_complete"],

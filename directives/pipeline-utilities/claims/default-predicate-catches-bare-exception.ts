@@ -1,0 +1,31 @@
+import { directive } from "../../../src/conformance/registry.ts";
+import type { CheckContext } from "../../../src/conformance/directive.ts";
+import type { Observation } from "../../../src/conformance/observation.ts";
+import { caughtEvents, chainAround, firstReason, isolationConfig, notCompleted, settle, walkedChain } from "../../../harness/pipeline/claims.ts";
+
+/**
+ * `default_predicate_catches_bare_exception` (fixture 063; §6.3 `predicate` default always-true):
+ * a failure isolation configured with no `predicate` and no `catch` caught an error that carries
+ * no category anywhere in its chain, and the call completed.
+ */
+@directive({ name: "default_predicate_catches_bare_exception", at: "invariant", home: "pipeline-utilities" })
+export class DefaultPredicateCatchesBareException {
+  readonly schema = { type: "boolean" };
+  check(value: boolean, obs: Observation, ctx: CheckContext): void {
+    settle(value, ctx, reason(obs, ctx));
+  }
+}
+
+function reason(obs: Observation, ctx: CheckContext): string | null {
+  const events = caughtEvents(obs, ctx);
+  if (typeof events === "string") return events;
+  const nc = notCompleted(obs, ctx);
+  if (nc !== null) return nc;
+  return firstReason(events, (e) => {
+    const cfg = isolationConfig(chainAround(obs, ctx, e), e.eventName);
+    if (cfg === undefined) return `no failure_isolation '${e.eventName}' is configured around '${e.nodeName}'`;
+    if (cfg.entry.predicate !== undefined || cfg.entry.catch !== undefined) return `failure_isolation '${e.eventName}' configures a predicate / catch`;
+    const categorized = walkedChain(e.exception).find((l) => !l.carrier && l.category !== null);
+    return categorized ? `the caught error is categorized (${categorized.category})` : null;
+  });
+}

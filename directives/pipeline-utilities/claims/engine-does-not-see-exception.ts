@@ -1,0 +1,28 @@
+import { directive } from "../../../src/conformance/registry.ts";
+import type { CheckContext } from "../../../src/conformance/directive.ts";
+import type { Observation } from "../../../src/conformance/observation.ts";
+import * as F from "../../../harness/graph/facets.ts";
+import { caughtEvents, notCompleted, settle } from "../../../harness/pipeline/claims.ts";
+
+/**
+ * `engine_does_not_see_exception` (fixtures 058, 061; §6.3 *Engine continuation*): a failure
+ * isolation caught the node's exception (an event was emitted), invoke() returned normally, and
+ * the engine ran the wrapped node as an ordinary execution (it is in the execution order).
+ */
+@directive({ name: "engine_does_not_see_exception", at: "invariant", home: "pipeline-utilities" })
+export class EngineDoesNotSeeException {
+  readonly schema = { type: "boolean" };
+  check(value: boolean, obs: Observation, ctx: CheckContext): void {
+    settle(value, ctx, reason(obs, ctx));
+  }
+}
+
+function reason(obs: Observation, ctx: CheckContext): string | null {
+  const events = caughtEvents(obs, ctx);
+  if (typeof events === "string") return events;
+  const nc = notCompleted(obs, ctx);
+  if (nc !== null) return `the exception reached the caller: ${nc}`;
+  const order = obs.tryGet(F.ExecutionOrder) ?? [];
+  const missing = events.find((e) => e.namespace.length === 1 && !order.includes(e.nodeName));
+  return missing ? `node '${missing.nodeName}' is not in the execution order [${order.join(", ")}]` : null;
+}

@@ -1,0 +1,32 @@
+import { directive } from "../../../src/conformance/registry.ts";
+import type { CheckContext } from "../../../src/conformance/directive.ts";
+import type { Observation } from "../../../src/conformance/observation.ts";
+import { caughtEvents, firstReason, settle } from "../../../harness/pipeline/claims.ts";
+import { composition } from "../../../harness/pipeline/retry-reading.ts";
+
+/**
+ * `outer_to_inner_ordering_load_bearing` (fixture 061; §6.3 *Outer-to-inner ordering is
+ * load-bearing*): the failure isolation is declared outside the retry, and the order shows in
+ * the run — retry saw the raw transients and re-attempted (more than one attempt) before the
+ * single isolation catch, rather than isolation swallowing the first failure.
+ */
+@directive({ name: "outer_to_inner_ordering_load_bearing", at: "invariant", home: "pipeline-utilities" })
+export class OuterToInnerOrderingLoadBearing {
+  readonly schema = { type: "boolean" };
+  check(value: boolean, obs: Observation, ctx: CheckContext): void {
+    settle(value, ctx, reason(obs, ctx));
+  }
+}
+
+function reason(obs: Observation, ctx: CheckContext): string | null {
+  const events = caughtEvents(obs, ctx);
+  if (typeof events === "string") return events;
+  return firstReason(events, (e) => {
+    const c = composition(obs, ctx, e);
+    if (typeof c === "string") return c;
+    if (!c.isolationOuter) return `failure_isolation '${e.eventName}' is declared inside the retry around '${e.nodeName}'`;
+    if (c.started < 2) return `retry made ${c.started} attempt(s) before isolation caught: the order was not exercised`;
+    const same = events.filter((x) => x.nodeName === e.nodeName && x.eventName === e.eventName).length;
+    return same === 1 ? null : `isolation caught ${same} times around '${e.nodeName}'`;
+  });
+}
