@@ -66,6 +66,12 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   attemptIdx = 0;
   /** The last failed attempt: the error its node raised and the carrier its completed event held. */
   failedAttempt: { readonly raw: unknown; readonly carrier: GraphRuntimeError } | undefined = undefined;
+  /**
+   * A failed attempt still open: middleware may yet recover it (its completed event then carries
+   * the merged post_state, pipeline-utilities §2), else it closes with the error when the error
+   * leaves the attempt's scope (a retry's `withAttemptIndex`, a next attempt, or the whole chain).
+   */
+  pendingFailure: { readonly raw: unknown } | undefined = undefined;
   extras: NodeEventExtras | undefined = undefined;
   resumeInner: StartPosition | undefined = undefined;
   hookEvent: NodeEvent | undefined = undefined;
@@ -75,6 +81,18 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     this.frame = frame;
     this.node = node;
     this.state = state;
+  }
+
+  /** Close a pending failed attempt with its error (event dispatched, hooks awaited). */
+  settleFailedAttempt(): Promise<void> | undefined {
+    const pending = this.pendingFailure;
+    if (pending === undefined) return undefined;
+    this.pendingFailure = undefined;
+    closeWithError(this, pending.raw);
+    const ev = this.hookEvent;
+    if (!ev) return undefined;
+    this.hookEvent = undefined;
+    return runHooks(this.frame.inv, ev);
   }
 
   get invocationId(): string {
@@ -253,7 +271,11 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
     err = own(e, f.inv);
   }
   else if (ctx.failedAttempt !== undefined && ctx.failedAttempt.raw === e) err = ctx.failedAttempt.carrier;
-  else err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
+  else {
+    err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
+    ctx.failedAttempt = { raw: e, carrier: err };
+  }
+  if (ctx.pendingFailure !== undefined && ctx.pendingFailure.raw === e) ctx.pendingFailure = undefined;
   if (ctx.open && eventful && !ctx.suppressed) {
     const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { error: err });
     deliver(f, ev);
@@ -274,29 +296,25 @@ async function closeAndFlush(ctx: DispatchContext, e: unknown): Promise<unknown>
 }
 
 /**
- * Close a failed attempt (its completed event carries the §4 carrier) and hand the middleware the
- * error the node raised, unwrapped (pipeline-utilities §2, §6.3: middleware sees the node's own
- * exception). If it escapes the chain, the dispatch loop raises the same carrier the event held.
+ * A failed attempt under middleware: hand the middleware the error the node raised, unwrapped
+ * (pipeline-utilities §2, §6.3: middleware sees the node's own exception), and keep the attempt
+ * open — a middleware may recover it. It closes with the error when the error leaves the attempt's
+ * scope; if it escapes the chain, the dispatch loop raises the carrier its completed event held.
+ * A suspension closes the attempt at once.
  */
-function attemptFailed(ctx: DispatchContext, e: unknown): never | Promise<never> {
-  const err = closeWithError(ctx, e);
-  let raised: unknown = err;
-  if (err instanceof NodeException && err.cause === e) {
-    ctx.failedAttempt = { raw: e, carrier: err };
-    raised = e;
-  }
-  const ev = ctx.hookEvent;
-  if (ev) {
-    ctx.hookEvent = undefined;
-    return runHooks(ctx.frame.inv, ev).then(() => {
-      throw raised;
-    });
-  }
-  throw raised;
+function attemptFailed(ctx: DispatchContext, e: unknown): never {
+  if (e instanceof GraphInterrupt || !ctx.open) throw closeWithError(ctx, e);
+  ctx.pendingFailure = { raw: e };
+  throw e;
 }
 
 /** One attempt: the innermost call of the middleware chain (§6: one started/terminal pair). */
 function runAttempt(ctx: DispatchContext, s: State): unknown {
+  if (ctx.pendingFailure !== undefined) {
+    // A middleware re-attempts without a retry scope: the earlier attempt failed for good.
+    const settling = ctx.settleFailedAttempt();
+    if (settling) return settling.then(() => runAttempt(ctx, s));
+  }
   const node = ctx.node;
   const f = ctx.frame;
   const eventful = f.emits && node.emitsEvents;

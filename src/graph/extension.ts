@@ -199,7 +199,26 @@ export function withAttemptIndex<T>(attemptIndex: number, fn: () => T): T {
   if (!Number.isInteger(attemptIndex) || attemptIndex < 0) throw new RangeError("attemptIndex must be a non-negative integer");
   const store = engineStorage.getStore();
   if (!store) return fn();
-  return engineStorage.run({ frame: store.frame, attemptIndex }, fn);
+  // An error leaving this attempt's scope settles the attempt as failed (its completed event with
+  // the error is dispatched before the caller sees the error).
+  const settle = (e: unknown): never | Promise<never> => {
+    const ctx = store.frame.currentCtx as { settleFailedAttempt?: () => Promise<void> | undefined } | undefined;
+    const p = ctx?.settleFailedAttempt?.();
+    if (p) return p.then(() => {
+      throw e;
+    });
+    throw e;
+  };
+  let r: T;
+  try {
+    r = engineStorage.run({ frame: store.frame, attemptIndex }, fn);
+  } catch (e) {
+    return settle(e) as T;
+  }
+  if (typeof r === "object" && r !== null && typeof (r as { then?: unknown }).then === "function") {
+    return (r as unknown as Promise<unknown>).then(undefined, settle) as T;
+  }
+  return r;
 }
 
 export { currentAttemptIndex };

@@ -373,3 +373,44 @@ describe("graph/extension: errors seen by middleware", () => {
     expect(completed?.error).to.equal(err);
   });
 });
+
+describe("graph/extension: a failed attempt that middleware recovers", () => {
+  const S3 = stateSchema({ fields: { v: { type: "int", default: 0 } } });
+  const run = async (middleware: Middleware<StateRecord, StateRecord>[]) => {
+    const events: NodeEvent[] = [];
+    const g = new GraphBuilder(S3)
+      .addNode("a", async () => {
+        throw new Error("boom");
+      }, { middleware: middleware as never })
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const r = await g.invoke({}, { observers: [(e) => void (isNodeEvent(e) && events.push(e))] }).then((x) => x, (e: unknown) => e);
+    await drain();
+    return { r, events: events.map((e) => [e.phase, e.attemptIndex, e.error ? "error" : e.postState ? `post v=${String(e.postState.v)}` : "-"]) };
+  };
+
+  it("recovered in the same attempt: its completed event carries the merged post_state, no error (pipeline-utilities §2)", async () => {
+    const recover: Middleware<StateRecord, StateRecord> = async (s, next) => next(s).catch(() => ({ v: 99 }));
+    const { events } = await run([recover]);
+    expect(events).to.deep.equal([["started", 0, "-"], ["completed", 0, "post v=99"]]);
+  });
+
+  it("an error that left a retry scope (withAttemptIndex) closed its attempt with the error first", async () => {
+    const recoverOutside: Middleware<StateRecord, StateRecord> = async (s, next) => next(s).catch(() => ({ v: 7 }));
+    const retryTwice: Middleware<StateRecord, StateRecord> = async (s, next) => {
+      try {
+        return await withAttemptIndex(0, () => next(s));
+      } catch {
+        return withAttemptIndex(1, () => next(s));
+      }
+    };
+    const { events } = await run([recoverOutside, retryTwice]);
+    expect(events).to.deep.equal([
+      ["started", 0, "-"],
+      ["completed", 0, "error"],
+      ["started", 1, "-"],
+      ["completed", 1, "error"],
+    ]);
+  });
+});
