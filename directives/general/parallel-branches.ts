@@ -1,7 +1,11 @@
 import { directive } from "../../src/conformance/registry.ts";
 import { FixtureDirectiveUnknown } from "../../src/conformance/errors.ts";
 import { parallelBranches } from "../../src/pipeline/index.ts";
-import type { StateRecord } from "../../src/graph/index.ts";
+import type { NodeContext, StateRecord } from "../../src/graph/index.ts";
+import { Facet } from "../../src/conformance/observation.ts";
+import { assembleBody } from "../../harness/graph/build.ts";
+import { pipelineCase } from "../../harness/pipeline/case-state.ts";
+import { perCall } from "../../harness/pipeline/facets.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 
@@ -9,15 +13,22 @@ interface BranchValue {
   subgraph?: string;
   inputs?: Record<string, string>;
   outputs?: Record<string, string>;
+  call?: Record<string, unknown>;
+  when?: { field: string };
   [other: string]: unknown;
 }
 
-/** Branch keys the pipeline-utilities note defines that this adapter does not drive yet. */
-const NOT_YET = ["call", "when", "middleware", "augment_metadata", "augment_metadata_from_outer_item"];
+/** Branch keys the pipeline-utilities / observability notes define that this adapter does not drive yet. */
+const NOT_YET = ["middleware", "augment_metadata", "augment_metadata_from_outer_item"];
+
+/** Per call: how many times each callable branch's body ran (for the skip / dispatch claims). */
+export const BranchCalls = new Facet<Map<string, number>>("callable branch runs");
 
 /**
  * `parallel_branches:` (conformance-adapter §5.4, pipeline-utilities §11): each named branch runs
  * its declared subgraph concurrently; `outputs` project each branch's fields back into the parent.
+ * A branch may instead be `call: {<node directives>}` (§11.1.1, the inline-callable form over the
+ * parent state) and may carry `when: {field}` (§11.2: dispatched only when the field is truthy).
  */
 @directive({ name: "parallel_branches", at: "node", home: "general", summary: "parallel branches over subgraphs" })
 export class ParallelBranches {
@@ -36,8 +47,11 @@ export class ParallelBranches {
             subgraph: { type: "string" },
             inputs: { type: "object", additionalProperties: { type: "string" } },
             outputs: { type: "object", additionalProperties: { type: "string" } },
+            call: { type: "object", minProperties: 1 },
+            when: { type: "object", required: ["field"], additionalProperties: false, properties: { field: { type: "string" } } },
             ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
           },
+          not: { required: ["call", "subgraph"] },
         },
       },
       error_policy: { enum: ["fail_fast", "collect"] },
@@ -50,15 +64,32 @@ export class ParallelBranches {
     if (pending.length > 0) {
       throw new FixtureDirectiveUnknown(pending.map(({ b, k }) => ({ name: `parallel_branches.branches.${b}.${k}`, position: "node", location: env.locate([...at, "branches", b, k]) })));
     }
+    pipelineCase((k) => env.slot(k)); // capture branch events for the per-branch claims
     const branches = Object.fromEntries(
-      Object.entries(v.branches).map(([name, b]) => [
-        name,
-        {
-          subgraph: env.subgraph(b.subgraph ?? name, [...at, "branches", name, "subgraph"], node.name),
-          ...(b.inputs ? { inputs: b.inputs } : {}),
-          ...(b.outputs ? { outputs: b.outputs } : {}),
-        },
-      ]),
+      Object.entries(v.branches).map(([name, b]) => {
+        const path = [...at, "branches", name];
+        const when = b.when ? { when: (s: Readonly<StateRecord>) => Boolean(s[(b.when as { field: string }).field]) } : {};
+        if (b.call !== undefined) {
+          // §11.1.1 inline-callable branch: a function over the parent state returning a
+          // parent-shaped update — here, the body the `call:` block's node directives describe.
+          const body = assembleBody(name, [...path, "call"], env.resolve("node", b.call, [...path, "call"]), env);
+          const call = async (s: Readonly<StateRecord>, ctx: NodeContext) => {
+            const runs = perCall(env.currentCall().observation, BranchCalls, () => new Map<string, number>());
+            runs.set(name, (runs.get(name) ?? 0) + 1);
+            return (await body(s, ctx)) as StateRecord;
+          };
+          return [name, { call, ...when }];
+        }
+        return [
+          name,
+          {
+            subgraph: env.subgraph(b.subgraph ?? name, [...path, "subgraph"], node.name),
+            ...(b.inputs ? { inputs: b.inputs } : {}),
+            ...(b.outputs ? { outputs: b.outputs } : {}),
+            ...when,
+          },
+        ];
+      }),
     );
     const kind = parallelBranches<StateRecord>({
       branches,

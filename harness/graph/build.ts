@@ -18,6 +18,7 @@ import {
   type StateSpec,
 } from "../../src/graph/index.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
+import type { Resolved } from "../../src/conformance/directive.ts";
 import type { GraphSpec, EdgeSpec } from "./graph-spec.ts";
 import { NodeAssembly, isNodeDirective, type BuildEnv, type NodeStep } from "./node-directive.ts";
 import { edgeCondition } from "./edge-conditions.ts";
@@ -62,7 +63,7 @@ function addNode(
   builder: GraphBuilder,
   name: string,
   path: KeyPath,
-  directives: ReadonlyArray<import("../../src/conformance/directive.ts").Resolved>,
+  directives: ReadonlyArray<Resolved>,
   env: BuildEnv,
   outer: readonly Middleware[],
 ): void {
@@ -84,6 +85,22 @@ function addNode(
   const stray = node.projectionKeys[0];
   if (stray) throw new FixtureSchemaInvalid(`'${stray.key}' applies only to a subgraph node`, env.locate(stray.path));
   builder.addNode(name, bodyOf(node.steps), { middleware: node.middleware });
+}
+
+/**
+ * A node body from node directives (e.g. a callable branch's `call:` block): body steps only; a
+ * directive that makes a composite node or needs a projection is rejected.
+ */
+export function assembleBody(name: string, path: KeyPath, directives: ReadonlyArray<Resolved>, env: BuildEnv) {
+  const node = new NodeAssembly(name, path);
+  for (const d of directives) {
+    if (!isNodeDirective(d.directive)) throw new FixtureSchemaInvalid(`'${d.key}' cannot describe a node body`, env.locate(d.path));
+    d.directive.contribute(d.value, node, env, d.path);
+  }
+  if (node.kind !== undefined || node.projectionKeys.length > 0 || node.middleware.length > 0) {
+    throw new FixtureSchemaInvalid(`'${name}' must hold only body directives (update, raises, ...)`, env.locate(path));
+  }
+  return bodyOf(node.steps);
 }
 
 /** Run the steps in document order, merging their partial updates. */

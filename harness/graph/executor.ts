@@ -79,6 +79,11 @@ class GraphRun {
       },
       currentCall: () => this.call,
       slot: (key) => this.rc.slot(key),
+      resolve: (position, value, path) => {
+        const r = this.rc.resolve(position, value, path);
+        this.rc.throwIfUnknown();
+        return r;
+      },
       fieldNames: new Set(Object.keys((spec.state?.value.fields ?? {}) as object)),
     };
   }

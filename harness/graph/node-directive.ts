@@ -4,7 +4,7 @@
  * (`update`, `raises`, ...), the node's kind (`subgraph`, `fan_out`, `parallel_branches`), or a
  * modifier of that kind (`inputs`, `outputs`, ...). Steps run in document order (§8.3).
  */
-import type { JsonSchema, SlotKey } from "../../src/conformance/directive.ts";
+import type { JsonSchema, Position, Resolved, SlotKey } from "../../src/conformance/directive.ts";
 import type { FixtureLocation } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { CaseSpec } from "../../src/conformance/fixture-model.ts";
@@ -44,6 +44,11 @@ export interface BuildEnv {
   currentCall(): CallData;
   /** A case-wide slot (shared with the case's directives' `configure()`). */
   slot<T>(key: SlotKey<T>): T;
+  /**
+   * Resolve a mapping of directives nested inside a node directive (e.g. a callable branch's
+   * body) at `position`; unknown keys raise `fixture_directive_unknown` at once.
+   */
+  resolve(position: Position, value: Readonly<Record<string, unknown>>, path: KeyPath): Resolved[];
   /** The declared field names of the graph this node belongs to. */
   readonly fieldNames: ReadonlySet<string>;
 }

@@ -58,3 +58,36 @@ directiveTester("expected_error fan_out_category / recoverable_state", {
     { code: "expected:\n  recoverable_state: {items: [1], results: []}", message: "expected.recoverable_state.items" },
   ],
 });
+
+const branches = (runVector: boolean, invariants: string): string => `
+state:
+  fields:
+    run_vector: {type: bool, default: ${runVector}}
+    vector_result: {type: int, default: 0}
+    fts_result: {type: int, default: 0}
+entry: retrieve
+nodes:
+  retrieve:
+    parallel_branches:
+      branches:
+        vector: {call: {update: {vector_result: 1}}, when: {field: run_vector}}
+        fts: {call: {update: {fts_result: 2}}}
+edges: [{from: retrieve, to: END}]
+expected:
+  invariants:
+${invariants.split("\n").map((l) => "    " + l).join("\n")}
+`;
+
+directiveTester("parallel-branches call / when claims", {
+  template: (b) => b,
+  capability: "pipeline-utilities",
+  valid: [
+    branches(false, "when_false_branch_skipped: true\nskipped_branch_no_contribution: true\nskipped_branch_emits_no_event: true\ncontributions_merge_via_parent_reducer: true"),
+    branches(true, "when_true_branch_dispatches: true\ncallable_branches_run_without_subgraph: true"),
+  ],
+  invalid: [
+    { code: branches(true, "when_false_branch_skipped: true"), message: "when_false_branch_skipped" },
+    { code: branches(false, "when_true_branch_dispatches: true"), message: "when_true_branch_dispatches" },
+    { code: branches(false, "skipped_branch_emits_no_event: false"), message: "skipped_branch_emits_no_event" },
+  ],
+});
