@@ -6,6 +6,7 @@ import { Facet } from "../../src/conformance/observation.ts";
 import { assembleBody } from "../../harness/graph/build.ts";
 import { pipelineCase } from "../../harness/pipeline/case-state.ts";
 import { perCall } from "../../harness/pipeline/facets.ts";
+import { buildMiddleware, MIDDLEWARE_ENTRY_SCHEMA, type MiddlewareEntry } from "../../harness/pipeline/middleware-factory.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 
@@ -15,11 +16,12 @@ interface BranchValue {
   outputs?: Record<string, string>;
   call?: Record<string, unknown>;
   when?: { field: string };
+  middleware?: unknown[];
   [other: string]: unknown;
 }
 
-/** Branch keys the pipeline-utilities / observability notes define that this adapter does not drive yet. */
-const NOT_YET = ["middleware", "augment_metadata", "augment_metadata_from_outer_item"];
+/** Branch keys the observability notes define that this adapter does not drive yet. */
+const NOT_YET = ["augment_metadata", "augment_metadata_from_outer_item"];
 
 /** Per call: how many times each callable branch's body ran (for the skip / dispatch claims). */
 export const BranchCalls = new Facet<Map<string, number>>("callable branch runs");
@@ -49,6 +51,7 @@ export class ParallelBranches {
             outputs: { type: "object", additionalProperties: { type: "string" } },
             call: { type: "object", minProperties: 1 },
             when: { type: "object", required: ["field"], additionalProperties: false, properties: { field: { type: "string" } } },
+            middleware: { type: "array", minItems: 1, items: MIDDLEWARE_ENTRY_SCHEMA },
             ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
           },
           not: { required: ["call", "subgraph"] },
@@ -64,7 +67,17 @@ export class ParallelBranches {
     if (pending.length > 0) {
       throw new FixtureDirectiveUnknown(pending.map(({ b, k }) => ({ name: `parallel_branches.branches.${b}.${k}`, position: "node", location: env.locate([...at, "branches", b, k]) })));
     }
-    pipelineCase((k) => env.slot(k)); // capture branch events for the per-branch claims
+    const pc = pipelineCase((k) => env.slot(k)); // capture branch events for the per-branch claims
+    const menv = { call: () => env.currentCall().observation, clock: pc.clock, locate: env.locate, configs: pc.configs };
+    // §11.7 branch middleware, built from the same entries as the `middleware:` block.
+    const middlewareOf = (name: string, b: BranchValue, path: KeyPath) =>
+      b.middleware === undefined
+        ? {}
+        : {
+            middleware: (b.middleware as MiddlewareEntry[]).map((entry, index) =>
+              buildMiddleware(entry, { graph: env.graphName, node: `${node.name}.${name}`, scope: "node", index }, menv, [...path, "middleware", index]),
+            ),
+          };
     const branches = Object.fromEntries(
       Object.entries(v.branches).map(([name, b]) => {
         const path = [...at, "branches", name];
@@ -78,7 +91,7 @@ export class ParallelBranches {
             runs.set(name, (runs.get(name) ?? 0) + 1);
             return (await body(s, ctx)) as StateRecord;
           };
-          return [name, { call, ...when }];
+          return [name, { call, ...when, ...middlewareOf(name, b, path) }];
         }
         return [
           name,
@@ -87,6 +100,7 @@ export class ParallelBranches {
             ...(b.inputs ? { inputs: b.inputs } : {}),
             ...(b.outputs ? { outputs: b.outputs } : {}),
             ...when,
+            ...middlewareOf(name, b, path),
           },
         ];
       }),

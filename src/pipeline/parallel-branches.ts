@@ -37,6 +37,7 @@ import {
   type StateRecord,
   type StateSchema,
 } from "../graph/index.ts";
+import type { Middleware } from "../graph/index.ts";
 import { CancelledError } from "./cancellation.ts";
 import { dispatchBounded } from "./concurrency.ts";
 import { ERROR_POLICIES, branchErrorRecord, type BranchFailure, type ErrorPolicy } from "./error-policy.ts";
@@ -58,6 +59,13 @@ export interface SubgraphBranch<P extends StateRecord, C extends StateRecord = S
   readonly outputs?: { readonly [K in FieldOf<NoInfer<P>>]?: FieldOf<NoInfer<C>> };
   /** §11.10: evaluated once at dispatch; `false` skips the branch (no work, events or contribution). */
   readonly when?: (state: Readonly<P>) => boolean;
+  /**
+   * §11.7 branch middleware, outer to inner, wrapping the branch's whole invocation: each sees the
+   * branch's initial (subgraph-shaped) state and returns the subgraph's final state or a partial of
+   * it (e.g. a failure-isolation degraded update), which `outputs` then project into the parent —
+   * a field it does not cover contributes nothing.
+   */
+  readonly middleware?: readonly Middleware<StateRecord, StateRecord>[];
   readonly call?: undefined;
 }
 
@@ -67,6 +75,8 @@ export interface CallBranch<P extends StateRecord, U = Partial<P>> {
   readonly call: (state: Readonly<P>, ctx: NodeContext) => MaybePromise<NoInfer<U> | void | undefined>;
   /** §11.10: evaluated once at dispatch; `false` skips the branch. */
   readonly when?: (state: Readonly<P>) => boolean;
+  /** §11.7 branch middleware around the callable (parent-shaped state in, parent-shaped update out). */
+  readonly middleware?: readonly Middleware<StateRecord, StateRecord>[];
   readonly subgraph?: undefined;
   readonly inputs?: undefined;
   readonly outputs?: undefined;
@@ -94,10 +104,13 @@ interface LooseBranch {
   readonly inputs?: unknown;
   readonly outputs?: unknown;
   readonly when?: unknown;
+  readonly middleware?: unknown;
 }
 
 interface ResolvedBranch {
   readonly name: string;
+  /** §11.7 branch middleware, outer to inner. */
+  readonly middleware: readonly Middleware<StateRecord, StateRecord>[];
   readonly when: ((state: Readonly<StateRecord>) => boolean) | undefined;
   /** The graph run for the branch: its subgraph, or the one-node graph wrapping its callable. */
   readonly graph: CompiledGraph<StateRecord, unknown>;
@@ -187,6 +200,11 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
         continue;
       }
       const when = spec.when as ResolvedBranch["when"];
+      const middleware = (spec.middleware ?? []) as readonly Middleware<StateRecord, StateRecord>[];
+      if (!Array.isArray(middleware) || middleware.some((m) => typeof m !== "function")) {
+        bad("middleware must be a list of middleware functions");
+        continue;
+      }
       if (hasCall) {
         if (typeof spec.call !== "function") {
           bad("call must be an async function of the parent state");
@@ -199,6 +217,7 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
         resolved.push({
           name,
           when,
+          middleware,
           graph: callGraph(builderFor(ctx), name, spec.call as CallBranch<StateRecord, unknown>["call"], `${ctx.graphName}.${ctx.nodeName}.${name}`),
           isCall: true,
           inPairs: [],
@@ -219,7 +238,7 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
         continue;
       }
       warnMapRoundTrips(ctx, inPairs, outPairs, spec.outputs === undefined ? "field-name matching" : `branch "${name}" outputs`);
-      resolved.push({ name, when, graph: spec.subgraph, isCall: false, inPairs, outPairs });
+      resolved.push({ name, when, middleware, graph: spec.subgraph, isCall: false, inPairs, outPairs });
     }
     if (ok) this.#plans.set(ctx.schema, { branches: resolved, reducerFor: ctx.reducerFor });
   }
@@ -261,15 +280,21 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
       errorPolicy: this.errorPolicy,
       task: async (i) => {
         const b = branches[i]!;
-        if (b.isCall) {
-          const holder = { update: undefined as unknown };
-          await captured.run(holder, () => ctx.runSubgraph(b.graph, state, { branchName: b.name }));
-          const u = holder.update;
-          return (typeof u === "object" && u !== null ? u : {}) as Readonly<StateRecord>;
-        }
-        const final = await ctx.runSubgraph(b.graph, projectIn(b.inPairs, state), { branchName: b.name });
+        // One invocation of the branch: its callable's update, or its subgraph's final state.
+        const invokeBranch = async (input: Readonly<StateRecord>): Promise<StateRecord> => {
+          if (b.isCall) {
+            const holder = { update: undefined as unknown };
+            await captured.run(holder, () => ctx.runSubgraph(b.graph, input, { branchName: b.name }));
+            const u = holder.update;
+            return (typeof u === "object" && u !== null ? u : {}) as StateRecord;
+          }
+          return (await ctx.runSubgraph(b.graph, input, { branchName: b.name })) as StateRecord;
+        };
+        const input = b.isCall ? state : projectIn(b.inPairs, state);
+        const result = b.middleware.length > 0 ? await runBranchChain(b.middleware, input, invokeBranch, ctx) : await invokeBranch(input);
+        if (b.isCall) return result;
         const contribution: StateRecord = {};
-        for (const [p, s] of b.outPairs) if (final[s] !== undefined) contribution[p] = final[s];
+        for (const [p, s] of b.outPairs) if (result[s] !== undefined) contribution[p] = result[s];
         return contribution;
       },
     });
@@ -305,6 +330,21 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
       return { thrown };
     }
   }
+}
+
+/** §11.7: run `chain` (outer to inner) around one branch invocation. */
+function runBranchChain(
+  chain: readonly Middleware<StateRecord, StateRecord>[],
+  input: Readonly<StateRecord>,
+  invoke: (s: Readonly<StateRecord>) => Promise<StateRecord>,
+  ctx: NodeExecutionContext<StateRecord>,
+): Promise<StateRecord> {
+  const step = (i: number, s: Readonly<StateRecord>): Promise<StateRecord> => {
+    const m = chain[i];
+    if (m === undefined) return invoke(s);
+    return Promise.resolve(m(s, (next?: Readonly<StateRecord>) => step(i + 1, next ?? s), ctx)).then((u) => (u ?? {}) as StateRecord);
+  };
+  return step(0, input);
 }
 
 /** A builder over the parent schema carrying the parent's builder-declared reducers. */

@@ -91,3 +91,39 @@ directiveTester("parallel-branches call / when claims", {
     { code: branches(false, "skipped_branch_emits_no_event: false"), message: "skipped_branch_emits_no_event" },
   ],
 });
+
+const isolatedBranch = (invariants: string): string => `
+state:
+  fields:
+    vector_result: {type: int, default: 0}
+    fts_result: {type: int, default: 0}
+entry: retrieve
+nodes:
+  retrieve:
+    parallel_branches:
+      branches:
+        vector:
+          call:
+            flaky:
+              failure_sequence:
+                - {transient: true, category: provider_unavailable, message: "down"}
+          middleware:
+            - {type: failure_isolation, degraded_update: {vector_result: -1}, event_name: vector_isolated}
+        fts:
+          call: {update: {fts_result: 2}}
+edges: [{from: retrieve, to: END}]
+expected:
+  invariants:
+${invariants.split("\n").map((l) => "    " + l).join("\n")}
+`;
+
+directiveTester("branch failure-isolation claims", {
+  template: (b) => b,
+  capability: "pipeline-utilities",
+  valid: [isolatedBranch("callable_branch_failure_isolated_and_degraded: true\nsibling_branch_completed: true\nparent_keeps_prior_value: false")],
+  invalid: [
+    { code: isolatedBranch("callable_branch_failure_isolated_and_degraded: false"), message: "callable_branch_failure_isolated_and_degraded" },
+    { code: isolatedBranch("sibling_branch_completed: false"), message: "sibling_branch_completed" },
+    { code: isolatedBranch("parent_keeps_prior_value: true"), message: "parent_keeps_prior_value" },
+  ],
+});

@@ -269,3 +269,52 @@ describe("pipeline/parallel-branches: error policy (§11.5, §11.9)", () => {
     expect((await g.invoke()).state["errors"]).to.deep.equal(["beta!"]);
   });
 });
+
+describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
+  it("wraps the whole branch invocation; a retry re-runs it; a degrade that skips a projected field contributes nothing", async () => {
+    const { parallelBranches: pb } = await import("../../src/pipeline/index.ts");
+    const { GraphBuilder: GB, stateSchema: ss, END: end } = await import("../../src/graph/index.ts");
+    let runs = 0;
+    const flakySub = new GB(ss({ fields: { out: { type: "string", default: "" } } }))
+      .addNode("w", async () => {
+        runs++;
+        if (runs === 1) throw new Error("first run fails");
+        return { out: "ok" };
+      })
+      .addEdge("w", end)
+      .setEntry("w")
+      .compile({ name: "flaky" });
+    const retryOnce = async (s: Readonly<Record<string, unknown>>, next: (s?: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>) => {
+      try {
+        return await next(s);
+      } catch {
+        return next(s);
+      }
+    };
+    const degrade = async (s: Readonly<Record<string, unknown>>, next: (s?: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>) =>
+      next(s).catch(() => ({ note: "fellback" }));
+    const alwaysFails = new GB(ss({ fields: { out: { type: "string", default: "" } } }))
+      .addNode("w", async () => {
+        throw new Error("down");
+      })
+      .addEdge("w", end)
+      .setEntry("w")
+      .compile({ name: "down" });
+    const g = new GB(ss({ fields: { a: { type: "string", default: "prior" }, b: { type: "string", default: "prior" } } }))
+      .addNode(
+        "d",
+        pb({
+          branches: {
+            one: { subgraph: flakySub, outputs: { a: "out" }, middleware: [retryOnce] },
+            two: { subgraph: alwaysFails, outputs: { b: "out" }, middleware: [degrade] },
+          },
+        }),
+      )
+      .addEdge("d", end)
+      .setEntry("d")
+      .compile();
+    const r = await g.invoke({});
+    expect(runs).to.equal(2);
+    expect(r.state).to.deep.equal({ a: "ok", b: "prior" });
+  });
+});
