@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { drain, NodeException } from "../../src/graph/index.ts";
+import { drain, END, GraphBuilder, NodeException, stateSchema } from "../../src/graph/index.ts";
 import {
   CancelledError,
   cancellationSignal,
@@ -272,8 +272,10 @@ describe("pipeline/parallel-branches: error policy (§11.5, §11.9)", () => {
 
 describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
   it("wraps the whole branch invocation; a retry re-runs it; a degrade that skips a projected field contributes nothing", async () => {
-    const { parallelBranches: pb } = await import("../../src/pipeline/index.ts");
-    const { GraphBuilder: GB, stateSchema: ss, END: end } = await import("../../src/graph/index.ts");
+    const pb = parallelBranches;
+    const GB = GraphBuilder;
+    const ss = stateSchema;
+    const end = END;
     let runs = 0;
     const flakySub = new GB(ss({ fields: { out: { type: "string", default: "" } } }))
       .addNode("w", async () => {
