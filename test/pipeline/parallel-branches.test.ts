@@ -275,7 +275,6 @@ describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
     const pb = parallelBranches;
     const GB = GraphBuilder;
     const ss = stateSchema;
-    const end = END;
     let runs = 0;
     const flakySub = new GB(ss({ fields: { out: { type: "string", default: "" } } }))
       .addNode("w", async () => {
@@ -283,7 +282,7 @@ describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
         if (runs === 1) throw new Error("first run fails");
         return { out: "ok" };
       })
-      .addEdge("w", end)
+      .addEdge("w", END)
       .setEntry("w")
       .compile({ name: "flaky" });
     const retryOnce = async (s: Readonly<Record<string, unknown>>, next: (s?: Readonly<Record<string, unknown>>) => Promise<Record<string, unknown>>) => {
@@ -299,7 +298,7 @@ describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
       .addNode("w", async () => {
         throw new Error("down");
       })
-      .addEdge("w", end)
+      .addEdge("w", END)
       .setEntry("w")
       .compile({ name: "down" });
     const g = new GB(ss({ fields: { a: { type: "string", default: "prior" }, b: { type: "string", default: "prior" } } }))
@@ -312,7 +311,7 @@ describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
           },
         }),
       )
-      .addEdge("d", end)
+      .addEdge("d", END)
       .setEntry("d")
       .compile();
     const r = await g.invoke({});
