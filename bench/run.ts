@@ -8,7 +8,7 @@ import { readdirSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { harnessOptions, runScenario, VerificationError, verifyScenario, type ScenarioResult } from "./lib/harness.ts";
 import { machineInfo, versionInfo } from "./lib/machine.ts";
-import { details, table, writeResults } from "./lib/report.ts";
+import { details, overheadTable, table, writeResults } from "./lib/report.ts";
 import { IMPLEMENTATIONS, type Scenario } from "./lib/types.ts";
 
 const BENCH_DIR = new URL("./", import.meta.url);
@@ -121,7 +121,10 @@ async function main(): Promise<number> {
   log(
     `bench (${args.quick ? "quick" : "full"}): ${selected.map((s) => s.name).join(", ")}\n` +
       `node ${machine.node}, ${machine.cpuModel} × ${machine.cpuCount}, load ${machine.loadAverage.join(" ")}` +
-      (versions.srcGraphDirty ? ", src/graph has uncommitted changes" : "") +
+      Object.entries(versions.srcDirty)
+        .filter(([, d]) => d)
+        .map(([dir]) => `, ${dir} has uncommitted changes`)
+        .join("") +
       "\n",
   );
 
@@ -159,6 +162,13 @@ async function main(): Promise<number> {
 
   console.log(`\n${table(results)}\n`);
   console.log(`Process CPU time (user + system) over the same samples — unaffected by other processes' load:\n\n${table(results, true)}\n`);
+  const over = overheadTable(results);
+  if (over) {
+    console.log(
+      `Added cost vs the baseline scenario (median µs/step minus the baseline's median, same implementation; one checkpoint save per step in checkpoint-*):\n\n${over}\n\n` +
+        `Same, process CPU time:\n\n${overheadTable(results, true)}\n`,
+    );
+  }
   console.log(details(results));
   const endLoad = machineInfo().loadAverage;
   if (Math.max(machine.loadAverage[0] ?? 0, endLoad[0] ?? 0) > machine.cpuCount) {

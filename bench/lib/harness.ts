@@ -51,6 +51,8 @@ export interface ScenarioResult {
   readonly name: string;
   readonly description: string;
   readonly notes: readonly string[];
+  /** {@link Scenario.baseline}. */
+  readonly baseline?: string;
   readonly stepsPerUnit: number;
   readonly unitLabel: string;
   readonly roundsPlanned: number;
@@ -193,6 +195,7 @@ export async function runScenario(s: Scenario, ctx: RunContext, opt: HarnessOpti
       name: s.name,
       description: s.description,
       notes: s.notes ?? [],
+      ...(s.baseline !== undefined ? { baseline: s.baseline } : {}),
       stepsPerUnit: plan.stepsPerUnit,
       unitLabel: plan.unitLabel,
       roundsPlanned: plan.rounds,

@@ -3,7 +3,7 @@
  * as a literal, which a loop over `n0 … n99` cannot express). Runtime behaviour is LangGraph's own:
  * these are casts, not wrappers.
  */
-import { END, START, StateGraph, type AnnotationRoot, type StateDefinition } from "@langchain/langgraph";
+import { END, START, StateGraph, type AnnotationRoot, type BaseCheckpointSaver, type StateDefinition } from "@langchain/langgraph";
 
 export { END as LG_END, START as LG_START };
 
@@ -20,7 +20,8 @@ export interface LooseStateGraph<S> {
   addNode(name: string, fn: (state: S) => Promise<Partial<S>>): LooseStateGraph<S>;
   addEdge(from: string, to: string): LooseStateGraph<S>;
   addConditionalEdges(from: string, route: (state: S) => string): LooseStateGraph<S>;
-  compile(): LooseCompiledGraph<S>;
+  /** `checkpointer`: saves a checkpoint per superstep (invoke with `configurable.thread_id`). */
+  compile(options?: { readonly checkpointer?: BaseCheckpointSaver }): LooseCompiledGraph<S>;
 }
 
 /** `new StateGraph(annotation)`, typed loosely (see module doc). */

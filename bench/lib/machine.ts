@@ -49,10 +49,18 @@ export interface VersionInfo {
   readonly openarmature: string;
   readonly "@langchain/langgraph": string;
   readonly "@langchain/core": string;
+  readonly "@langchain/langgraph-checkpoint": string;
+  readonly "@langchain/langgraph-checkpoint-sqlite": string;
+  readonly "better-sqlite3": string;
   readonly gitCommit: string | undefined;
   /** `src/graph/` had uncommitted changes when measured (the numbers describe the working tree). */
   readonly srcGraphDirty: boolean | undefined;
+  /** The same for every measured source directory (`src/pipeline/`: fan-out, `src/checkpoint/`). */
+  readonly srcDirty: { readonly [dir: string]: boolean | undefined };
 }
+
+/** Source directories the scenarios measure. */
+const MEASURED_SRC = ["src/graph", "src/pipeline", "src/checkpoint"] as const;
 
 /** `root` is the project root URL (with a trailing slash). */
 export function versionInfo(root: URL): VersionInfo {
@@ -62,12 +70,20 @@ export function versionInfo(root: URL): VersionInfo {
   } catch {
     // keep "unknown"
   }
-  const status = git(root, ["status", "--porcelain", "--", "src/graph"]);
+  const dirty = (dir: string): boolean | undefined => {
+    const status = git(root, ["status", "--porcelain", "--", dir]);
+    return status === undefined ? undefined : status.length > 0;
+  };
+  const srcDirty = Object.fromEntries(MEASURED_SRC.map((d) => [d, dirty(d)]));
   return {
     openarmature: own,
     "@langchain/langgraph": packageVersion(root, "@langchain/langgraph"),
     "@langchain/core": packageVersion(root, "@langchain/core"),
+    "@langchain/langgraph-checkpoint": packageVersion(root, "@langchain/langgraph-checkpoint"),
+    "@langchain/langgraph-checkpoint-sqlite": packageVersion(root, "@langchain/langgraph-checkpoint-sqlite"),
+    "better-sqlite3": packageVersion(root, "better-sqlite3"),
     gitCommit: git(root, ["rev-parse", "--short", "HEAD"]),
-    srcGraphDirty: status === undefined ? undefined : status.length > 0,
+    srcGraphDirty: srcDirty["src/graph"],
+    srcDirty,
   };
 }

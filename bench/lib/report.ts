@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { ScenarioResult } from "./harness.ts";
 import type { MachineInfo, VersionInfo } from "./machine.ts";
 import type { Summary } from "./stats.ts";
-import { IMPLEMENTATIONS } from "./types.ts";
+import { IMPLEMENTATIONS, type ImplId } from "./types.ts";
 
 function num(x: number): string {
   if (!Number.isFinite(x)) return "n/a";
@@ -39,6 +39,68 @@ export function table(results: readonly ScenarioResult[], cpu = false): string {
   return [line(head), sep, ...rows.map(line)].join("\n");
 }
 
+/** A scenario's added cost over its {@link ScenarioResult.baseline}, per implementation. */
+export interface Overhead {
+  readonly scenario: string;
+  readonly baseline: string;
+  /** Median µs/step of the scenario minus the baseline's (wall clock). */
+  readonly usPerStep: { readonly [K in ImplId]: number };
+  /** The same over process CPU time. */
+  readonly cpuUsPerStep: { readonly [K in ImplId]: number };
+  /** Ratios of the added costs (NaN when one of them is ≤ 0, i.e. lost in the noise). */
+  readonly ratios: { readonly oursOverLanggraph: number; readonly oursOverFloor: number };
+  readonly cpuRatios: { readonly oursOverLanggraph: number; readonly oursOverFloor: number };
+}
+
+const overRatio = (a: number, b: number): number => (a > 0 && b > 0 ? a / b : Number.NaN);
+
+/** Added cost of every scenario whose baseline ran in the same run. */
+export function overheads(results: readonly ScenarioResult[]): Overhead[] {
+  const out: Overhead[] = [];
+  for (const r of results) {
+    const base = r.baseline === undefined ? undefined : results.find((b) => b.name === r.baseline);
+    if (!base) continue;
+    const diff = (cpu: boolean): Record<ImplId, number> =>
+      Object.fromEntries(
+        IMPLEMENTATIONS.map((i) => [
+          i,
+          cpu ? r.impls[i].cpuUsPerStep.median - base.impls[i].cpuUsPerStep.median : r.impls[i].usPerStep.median - base.impls[i].usPerStep.median,
+        ]),
+      ) as Record<ImplId, number>;
+    const wall = diff(false);
+    const cpu = diff(true);
+    out.push({
+      scenario: r.name,
+      baseline: base.name,
+      usPerStep: wall,
+      cpuUsPerStep: cpu,
+      ratios: { oursOverLanggraph: overRatio(wall.ours, wall.langgraph), oursOverFloor: overRatio(wall.ours, wall.floor) },
+      cpuRatios: { oursOverLanggraph: overRatio(cpu.ours, cpu.langgraph), oursOverFloor: overRatio(cpu.ours, cpu.floor) },
+    });
+  }
+  return out;
+}
+
+/**
+ * The "added cost vs baseline" table (Markdown), or `""` when no scenario's baseline ran:
+ * median µs/step of the scenario minus the baseline's, per implementation.
+ */
+export function overheadTable(results: readonly ScenarioResult[], cpu = false): string {
+  const rows = overheads(results).map((o) => {
+    const v = cpu ? o.cpuUsPerStep : o.usPerStep;
+    const rt = cpu ? o.cpuRatios : o.ratios;
+    return [o.scenario, o.baseline, num(v.ours), num(v.langgraph), num(v.floor), ratio(rt.oursOverLanggraph), ratio(rt.oursOverFloor)];
+  });
+  if (rows.length === 0) return "";
+  const unit = cpu ? "CPU µs/step" : "µs/step";
+  const head = ["scenario", "minus baseline", `ours +${unit}`, `LangGraph +${unit}`, `floor +${unit}`, "ours/LangGraph", "ours/floor"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`;
+  const sep = `| ${widths.map((w, i) => (i <= 1 ? "-".repeat(w) : `${"-".repeat(w - 1)}:`)).join(" | ")} |`;
+  return [line(head), sep, ...rows.map(line)].join("\n");
+}
+
 /** Sample counts and notes printed under the table. */
 export function details(results: readonly ScenarioResult[]): string {
   const out: string[] = [
@@ -57,7 +119,7 @@ export function details(results: readonly ScenarioResult[]): string {
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-function scenarioRecord(r: ScenarioResult, measuredAt: string): Record<string, unknown> {
+function scenarioRecord(r: ScenarioResult, measuredAt: string, overhead: Overhead | undefined): Record<string, unknown> {
   const impl = (k: (typeof IMPLEMENTATIONS)[number]): Record<string, unknown> => {
     const x = r.impls[k];
     const s = x.usPerStep;
@@ -93,6 +155,20 @@ function scenarioRecord(r: ScenarioResult, measuredAt: string): Record<string, u
     cpuMedianUsPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(r.impls[i].cpuUsPerStep.median)])),
     cpuRatios: { oursOverLanggraph: r.cpuRatios.oursOverLanggraph, oursOverFloor: r.cpuRatios.oursOverFloor },
     implementations: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, impl(i)])),
+    ...(overhead
+      ? {
+          overheadVsBaseline: {
+            baseline: overhead.baseline,
+            definition: "median µs/step of this scenario minus the baseline's, per implementation (the added cost per step)",
+            usPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(overhead.usPerStep[i])])),
+            ratios: overhead.ratios,
+            cpuUsPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(overhead.cpuUsPerStep[i])])),
+            cpuRatios: overhead.cpuRatios,
+          },
+        }
+      : r.baseline !== undefined
+        ? { baseline: r.baseline }
+        : {}),
     notes: r.notes,
   };
 }
@@ -110,7 +186,8 @@ export function writeResults(
   harness: Record<string, unknown>,
 ): void {
   const now = new Date().toISOString();
-  const fresh = results.map((r) => scenarioRecord(r, now));
+  const over = overheads(results);
+  const fresh = results.map((r) => scenarioRecord(r, now, over.find((o) => o.scenario === r.name)));
   let kept: Record<string, unknown>[] = [];
   if (existsSync(file)) {
     try {

@@ -74,6 +74,12 @@ export interface Scenario {
   readonly order?: number;
   /** Printed under the table: methodology choices (e.g. which LangGraph feature is the equivalent). */
   readonly notes?: readonly string[];
+  /**
+   * Name of a scenario doing the same work minus one added cost (e.g. the same chain without a
+   * checkpointer). When both run, the report adds "overhead vs baseline" rows: per implementation,
+   * this scenario's median µs/step minus the baseline's (= the added cost per step).
+   */
+  readonly baseline?: string;
   readonly plan: (ctx: RunContext) => ScenarioPlan;
   readonly runners: { readonly [K in ImplId]: RunnerFactory };
 }
