@@ -5,6 +5,8 @@ import type { StateRecord } from "../../src/graph/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import { fromState, FROM_STATE_SCHEMA, type FromStateValue } from "../../harness/graph/from-state.ts";
+import { pipelineCase } from "../../harness/pipeline/case-state.ts";
+import { buildMiddleware, MIDDLEWARE_ENTRY_SCHEMA, type MiddlewareEntry } from "../../harness/pipeline/middleware-factory.ts";
 
 interface FanOutValue {
   subgraph: string;
@@ -21,11 +23,12 @@ interface FanOutValue {
   count_field?: string;
   inputs?: Record<string, string>;
   extra_outputs?: Record<string, string>;
+  instance_middleware?: unknown[];
   [other: string]: unknown;
 }
 
 /** Keys §5.4 and the pipeline-utilities note define that this adapter does not drive yet. */
-const NOT_YET = ["instance_middleware", "abort_after_instance", "inner_subgraph", "augment_metadata_from_field", "mapping", "fan_out"];
+const NOT_YET = ["abort_after_instance", "inner_subgraph", "augment_metadata_from_field", "mapping", "fan_out"];
 
 /**
  * `fan_out:` (conformance-adapter §5.4, pipeline-utilities §9): the node fans out over the items of
@@ -53,6 +56,7 @@ export class FanOut {
       count_field: { type: "string" },
       inputs: { type: "object", additionalProperties: { type: "string" } },
       extra_outputs: { type: "object", additionalProperties: { type: "string" } },
+      instance_middleware: { type: "array", minItems: 1, items: MIDDLEWARE_ENTRY_SCHEMA },
       ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
     },
     additionalProperties: false,
@@ -77,6 +81,7 @@ export class FanOut {
       ...(v.count_field ? { countField: v.count_field } : {}),
       ...(v.inputs ? { inputs: v.inputs } : {}),
       ...(v.extra_outputs ? { extraOutputs: v.extra_outputs } : {}),
+      ...(v.instance_middleware ? { instanceMiddleware: instanceMiddlewareOf(v.instance_middleware as MiddlewareEntry[], node, env, at) } : {}),
     };
     const kind =
       v.count !== undefined
@@ -84,4 +89,13 @@ export class FanOut {
         : fanOut<StateRecord, StateRecord>({ ...common, itemsField: v.items_field as string, itemField: v.item_field as string });
     node.kind = { directive: "fan_out", path: at, make: () => kind };
   }
+}
+
+/** §9.7 instance middleware from `middleware:`-block entries (the real library middleware for canonical types). */
+function instanceMiddlewareOf(entries: MiddlewareEntry[], node: NodeAssembly, env: BuildEnv, at: KeyPath) {
+  const pc = pipelineCase((k) => env.slot(k));
+  const menv = { call: () => env.currentCall().observation, clock: pc.clock, locate: env.locate, configs: pc.configs };
+  return entries.map((entry, index) =>
+    buildMiddleware(entry, { graph: env.graphName, node: `${node.name}[instance]`, scope: "node", index }, menv, [...at, "instance_middleware", index]),
+  );
 }

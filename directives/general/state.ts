@@ -14,6 +14,8 @@ const reducer = {
 /**
  * `state:` (conformance-adapter §5.2): the typed-state schema — `fields.<name>.{type, default,
  * reducer}` — compiled by the engine into JSON Schema and validated at every merge boundary.
+ * `schema_version` is the schema's user-facing version (pipeline-utilities §10.2), which checkpoint
+ * records carry and §10.12 migrations bridge.
  */
 @directive({ name: "state", at: ["case", "subgraph"], home: "general", summary: "typed state schema" })
 export class State {
@@ -32,6 +34,7 @@ export class State {
         },
       },
       records: { type: "object", additionalProperties: { type: "object" } },
+      schema_version: { type: "string" },
     },
   };
   configure(value: Record<string, unknown>, ctx: ConfigureContext): void {

@@ -31,7 +31,7 @@ export interface BuildOptions {
   readonly nodeMiddleware?: (node: string) => readonly Middleware[];
 }
 
-/** The engine state spec for a fixture `state:` block (conformance-adapter §5.2). */
+/** The engine state spec for a fixture `state:` block (conformance-adapter §5.2; `schema_version`, pipeline-utilities §10.2). */
 export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec {
   const fields: Record<string, Record<string, unknown>> = {};
   for (const [name, raw] of Object.entries((value.fields ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -42,7 +42,12 @@ export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec
     fields[name] = f;
   }
   const records = value.records as StateSpec["records"] | undefined;
-  return { fields: fields as unknown as StateSpec["fields"], ...(records ? { records } : {}) };
+  const version = value.schema_version as string | undefined;
+  return {
+    fields: fields as unknown as StateSpec["fields"],
+    ...(records ? { records } : {}),
+    ...(version !== undefined ? { schemaVersion: version } : {}),
+  };
 }
 
 export function buildGraph(spec: GraphSpec, env: BuildEnv, opts: BuildOptions): CompiledGraph {

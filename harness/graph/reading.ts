@@ -6,6 +6,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { isNodeEvent, toSpecEvent, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
+import { isSignalDescriptor, toDescriptorDocument } from "../../src/suspension/index.ts";
 import * as F from "./facets.ts";
 
 interface Link {
@@ -53,9 +54,13 @@ export function classify(error: unknown): { category: string | null; message: st
   };
 }
 
-/** A node event as the fixtures write it (snake_case fields; `error` as `{category, message}`). */
+/**
+ * A node event as the fixtures write it (snake_case fields; `error` as `{category, message}`; a
+ * suspension descriptor as `{signal_id, metadata}`, suspension §4).
+ */
 export function eventRecord(e: NodeEvent): Record<string, unknown> {
-  return toSpecEvent(e) as unknown as Record<string, unknown>;
+  const r = toSpecEvent(e) as unknown as Record<string, unknown>;
+  return isSignalDescriptor(e.descriptor) ? { ...r, descriptor: toDescriptorDocument(e.descriptor) } : r;
 }
 
 export function nodeEvents(events: readonly ObserverEvent[]): NodeEvent[] {

@@ -18,6 +18,8 @@ declare module "../graph/compile-errors.ts" {
     fan_out_count_mode_ambiguous: true;
     /** §11.9: the `branches` mapping is empty. */
     parallel_branches_no_branches: true;
+    /** §9.8: a static failure-isolation `degraded_update` in `instanceMiddleware` omits `collect_field`. */
+    fan_out_degraded_update_missing_collect_field: true;
     /** §11.9: a branch declares both `subgraph` and `call`, or neither (or is otherwise malformed). */
     parallel_branches_invalid_branch_spec: true;
   }

@@ -20,6 +20,13 @@
  * Each instance runs through the engine's `runSubgraph` as a child of the fan-out node, so its
  * events carry `fan_out_index` and the lineage chains (graph-engine §6), share the invocation's
  * step counter and observers, and nested fan-outs extend the chain.
+ *
+ * Under a Checkpointer (`withCheckpointer`, pipeline-utilities §10.7 / §10.11) the node uses the
+ * per-instance seam `beginFanOutCheckpoint`: each instance's contribution (its `collectField` value
+ * and `extraOutputs`, or under `collect` its error record) is saved as it completes, and on resume
+ * the instances the loaded record marks `completed` are not re-run — their saved contributions roll
+ * forward into the same index-order fan-in (exactly once, §10.11.1). A count that differs from the
+ * saved entry's raises `checkpoint_record_invalid` before any instance runs.
  */
 import {
   GraphInterrupt,
@@ -32,7 +39,10 @@ import {
   type Reducer,
   type StateRecord,
 } from "../graph/index.ts";
-import { CancelledError } from "./cancellation.ts";
+import { beginFanOutCheckpoint, isCheckpointError, type InstanceContribution } from "../checkpoint/index.ts";
+import type { Middleware } from "../graph/index.ts";
+import { CancelledError, cancellationSignal } from "./cancellation.ts";
+import { isFailureIsolationMiddleware } from "./middleware/failure-isolation.ts";
 import { dispatchBounded } from "./concurrency.ts";
 import { ERROR_POLICIES, fanOutErrorRecord, type ErrorPolicy, type InstanceFailure } from "./error-policy.ts";
 import { FanOutError, FanOutInstanceError, nodeLocation, type FanOutErrorCategory } from "./errors.ts";
@@ -88,6 +98,13 @@ export interface FanOutCommonOptions<P extends StateRecord, C extends StateRecor
   readonly inputs?: { readonly [K in FieldOf<NoInfer<C>>]?: FieldOf<NoInfer<P>> };
   /** Extra outputs: parent field → subgraph field, each instance's value merged in index order. */
   readonly extraOutputs?: { readonly [K in FieldOf<NoInfer<P>>]?: FieldOf<NoInfer<C>> };
+  /**
+   * §9.7 instance middleware, outer to inner: the same chain wraps every instance's whole subgraph
+   * invocation. Each sees the instance's initial state and returns the subgraph's final state or a
+   * partial of it (a failure-isolation degraded update), read by subgraph field names at fan-in; a
+   * retry re-runs the whole instance.
+   */
+  readonly instanceMiddleware?: readonly Middleware<StateRecord, StateRecord>[];
 }
 
 /** `items_field` mode: one instance per element of a parent list field. */
@@ -201,6 +218,25 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
 
     if (!requireDeclared(ctx, sub, "subgraph", o.collectField, "collectField")) bad();
     if (!requireDeclared(ctx, parent, "parent", o.targetField, "targetField")) bad();
+    const mws = o.instanceMiddleware;
+    if (mws !== undefined) {
+      if (!Array.isArray(mws) || mws.some((m) => typeof m !== "function")) {
+        invalid(ctx, "instanceMiddleware must be a list of middleware functions");
+        bad();
+      } else {
+        for (const m of mws) {
+          // §9.8: a static degraded update must fill the instance's slot.
+          if (isFailureIsolationMiddleware(m) && m.staticDegradedUpdate !== undefined && !(o.collectField in (m.staticDegradedUpdate as object))) {
+            ctx.error(
+              "fan_out_degraded_update_missing_collect_field",
+              `fan-out node "${ctx.nodeName}": the failure-isolation degraded update ${JSON.stringify(m.staticDegradedUpdate)} does not cover collect field "${o.collectField}"`,
+              { field: o.collectField },
+            );
+            bad();
+          }
+        }
+      }
+    }
 
     const c = o.concurrency;
     if (c !== undefined && c !== null && typeof c !== "function" && !isPositiveInt(c)) {
@@ -297,6 +333,9 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     const o = this.options;
     const n = r.count!;
     const fanIn = new FanInBuffer(plan.reducerFor);
+    // §10.7 / §10.11 per-instance checkpointing: undefined unless the invocation runs with a
+    // Checkpointer. Before any instance work (count drift raises checkpoint_record_invalid here).
+    const cp = beginFanOutCheckpoint(ctx, n);
 
     if (n === 0) {
       if (this.onEmpty === "raise") {
@@ -319,13 +358,47 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     const items = r.items;
     const itemField = o.itemField;
     const sub = o.subgraph;
-    const outcome = await dispatchBounded<Readonly<StateRecord>>({
+    const collect = o.collectField;
+    const record = o.errorRecord ?? fanOutErrorRecord;
+    /** Each instance's contribution (§9.3 / §10.11): a live run's, or one rolled forward from the record. */
+    const contributions: (InstanceContribution | undefined)[] = new Array<InstanceContribution | undefined>(n);
+    const contributionOf = (final: Readonly<StateRecord>): InstanceContribution => {
+      const v = final[collect];
+      const c: { result: unknown; resultIsError: boolean; extraOutputs?: Record<string, unknown> } = { result: v === undefined ? null : v, resultIsError: false };
+      if (plan.outPairs.length > 0) c.extraOutputs = Object.fromEntries(plan.outPairs.map(([p, s]) => [p, final[s]]));
+      return c;
+    };
+    const instanceChain = o.instanceMiddleware ?? [];
+    const outcome = await dispatchBounded<true>({
       count: n,
       concurrency: r.concurrency ?? null,
       errorPolicy: this.errorPolicy,
-      task: (i) => {
+      task: async (i) => {
+        const saved = cp?.completed.get(i);
+        if (saved !== undefined) {
+          // §10.11.1: completed in the resumed-from run — not re-run; its entry rolls forward.
+          contributions[i] = saved;
+          return true;
+        }
+        cp?.instanceStarted(i);
         const input = items !== undefined && itemField !== undefined ? { ...base, [itemField]: items[i] } : base;
-        return ctx.runSubgraph(sub, input, { fanOutIndex: i });
+        let final: Readonly<StateRecord>;
+        try {
+          const invokeInstance = (s: Readonly<StateRecord>) => ctx.runSubgraph(sub, s, { fanOutIndex: i }) as Promise<StateRecord>;
+          final = instanceChain.length > 0 ? await runInstanceChain(instanceChain, input, invokeInstance, ctx) : await invokeInstance(input);
+        } catch (e) {
+          // §10.11.2 collect: a recorded error entry is the instance's durable contribution.
+          if (this.errorPolicy === "collect" && isInstanceFailure(e)) {
+            const c: InstanceContribution = { result: record({ fanOutIndex: i, error: e }), resultIsError: true };
+            contributions[i] = c;
+            await cp?.instanceCompleted(i, c);
+          }
+          throw e;
+        }
+        const c = contributionOf(final);
+        contributions[i] = c;
+        await cp?.instanceCompleted(i, c);
+        return true;
       },
     });
 
@@ -337,24 +410,18 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     }
 
     // §9.3 fan-in, in instance-index order regardless of completion order.
-    const collect = o.collectField;
     const collected: unknown[] = [];
+    const records: unknown[] = [];
     for (let i = 0; i < n; i++) {
-      if (!outcome.succeeded[i]) continue;
-      const final = outcome.results[i]!;
-      const v = final[collect];
-      collected.push(v === undefined ? null : v);
-      for (const [p, s] of plan.outPairs) fanIn.add(p, final[s]);
+      const c = contributions[i];
+      if (outcome.succeeded[i] && c !== undefined && !c.resultIsError) {
+        collected.push(c.result);
+        for (const [p] of plan.outPairs) fanIn.add(p, c.extraOutputs?.[p]);
+      } else if (c?.resultIsError === true) records.push(c.result);
+      else if (!outcome.succeeded[i] && i in outcome.failures) records.push(record({ fanOutIndex: i, error: outcome.failures[i] }));
     }
     fanIn.set(o.targetField, collected);
-    if (o.errorsField !== undefined) {
-      const record = o.errorRecord ?? fanOutErrorRecord;
-      const records: unknown[] = [];
-      if (outcome.failureCount > 0) {
-        for (let i = 0; i < n; i++) if (!outcome.succeeded[i]) records.push(record({ fanOutIndex: i, error: outcome.failures[i] }));
-      }
-      fanIn.set(o.errorsField, records);
-    }
+    if (o.errorsField !== undefined) fanIn.set(o.errorsField, records);
     if (o.countField !== undefined) fanIn.set(o.countField, n);
     return fanIn.toUpdate();
   }
@@ -415,9 +482,33 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
 }
 
 /**
+ * Whether an instance's error is a genuine instance failure (recorded under `collect`), not a
+ * suspension, a cancellation, or a checkpoint failure (which fail the invocation instead).
+ */
+function isInstanceFailure(e: unknown): boolean {
+  if (e instanceof GraphInterrupt || e instanceof CancelledError || isCheckpointError(e)) return false;
+  return cancellationSignal()?.aborted !== true;
+}
+
+/**
  * Create a fan-out node (pipeline-utilities §9) for `GraphBuilder.addNode(name, fanOut({...}))`.
  * `P` (parent state) is inferred from the builder, `C` (instance state) from `subgraph`.
  */
 export function fanOut<P extends StateRecord, C extends StateRecord, U = Partial<P>>(options: FanOutOptions<P, C>): NodeKind<P, U> {
   return new FanOutNode(options as unknown as FanOutOptions<StateRecord, StateRecord>) as unknown as NodeKind<P, U>;
+}
+
+/** §9.7: run `chain` (outer to inner) around one instance's subgraph invocation. */
+function runInstanceChain(
+  chain: readonly Middleware<StateRecord, StateRecord>[],
+  input: Readonly<StateRecord>,
+  invoke: (s: Readonly<StateRecord>) => Promise<StateRecord>,
+  ctx: NodeExecutionContext<StateRecord>,
+): Promise<StateRecord> {
+  const step = (i: number, s: Readonly<StateRecord>): Promise<StateRecord> => {
+    const m = chain[i];
+    if (m === undefined) return invoke(s);
+    return Promise.resolve(m(s, (next?: Readonly<StateRecord>) => step(i + 1, next ?? s), ctx)).then((u) => (u ?? {}) as StateRecord);
+  };
+  return step(0, input);
 }

@@ -18,7 +18,7 @@
  * | `suspension_persistence_failed` | the session save at suspend failed: the outcome becomes errored (suspension §8.6) |
  */
 import { GraphRuntimeError } from "../graph/index.ts";
-import type { InvocationResult, StateRecord, SuspendedInvocation } from "../graph/index.ts";
+import type { InvocationResult, StateRecord } from "../graph/index.ts";
 
 declare module "../graph/errors.ts" {
   interface RuntimeErrorCategories {
@@ -34,8 +34,6 @@ declare module "../graph/errors.ts" {
     session_state_migration_failed: true;
     /** sessions §10 / §8.2: an optimistic-concurrency conflict. */
     session_write_conflict: true;
-    /** suspension §9 / §8.6: the session could not be persisted alongside a suspension. */
-    suspension_persistence_failed: true;
   }
 }
 
@@ -197,29 +195,12 @@ export class SessionWriteConflictError<S extends StateRecord = StateRecord> exte
 }
 
 /**
- * suspension §9 `suspension_persistence_failed`, raised here for suspension §8.6 *Atomic suspend*:
- * the session save at suspend failed, so the invocation is errored, not suspended. `cause` is the
- * {@link SessionSaveFailedError} (or {@link SessionWriteConflictError}); `suspended` is the outcome
- * the engine produced (its state is what could not be saved).
+ * suspension §9 `suspension_persistence_failed` — defined by the suspension capability
+ * (`src/suspension/errors.ts`); this layer raises it for suspension §8.6 *Atomic suspend* when the
+ * session save at suspend fails (`part: "session"`, `cause` = the {@link SessionSaveFailedError} or
+ * {@link SessionWriteConflictError}; `suspended` = the outcome the engine produced).
  */
-export class SuspensionPersistenceFailedError<S extends StateRecord = StateRecord> extends GraphRuntimeError {
-  override name = "SuspensionPersistenceFailedError";
-  readonly category = "suspension_persistence_failed" as const;
-  readonly transient = false;
-  readonly sessionId: string;
-  readonly suspended: SuspendedInvocation<S>;
-  constructor(sessionId: string, cause: SessionError, suspended: SuspendedInvocation<S>) {
-    super(`the session "${sessionId}" could not be persisted at suspend: ${cause.message}`, {
-      nodeName: suspended.nodeName,
-      namespace: suspended.namespace,
-      state: suspended.state,
-    }, { cause });
-    this.sessionId = sessionId;
-    this.suspended = suspended;
-    this.invocationId = suspended.invocationId;
-    this.executionOrder = suspended.executionOrder;
-  }
-}
+export { SuspensionPersistenceFailedError } from "../suspension/errors.ts";
 
 /** Is `e` one of the sessions §10 errors? */
 export function isSessionError(e: unknown): e is SessionError {

@@ -294,7 +294,7 @@ export class SessionBoundGraph<S extends StateRecord = StateRecord, U = Partial<
           try {
             saved = await save(result.state, "suspended");
           } catch (e) {
-            if (e instanceof SessionError) throw new SuspensionPersistenceFailedError(sessionId, e, result);
+            if (e instanceof SessionError) throw new SuspensionPersistenceFailedError(e, { suspended: result, part: "session", sessionId });
             throw e;
           }
         }

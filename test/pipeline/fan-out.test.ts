@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { drain, NodeException } from "../../src/graph/index.ts";
+import { drain, END, GraphBuilder, NodeException, stateSchema, type Middleware, type StateRecord } from "../../src/graph/index.ts";
 import { fanOut, FanOutError, isFanOutError, DEFAULT_FAN_OUT_CONCURRENCY } from "../../src/pipeline/index.ts";
 import { chain, InFlight, prng, recorder, runtimeErrorOf, single, sleep } from "./helpers.ts";
 
@@ -341,5 +341,64 @@ describe("pipeline/fan-out: concurrency (§9.2) and ordering determinism (§9.4)
     const b = await run(99);
     expect(b.state).to.deep.equal(a.state);
     expect(b.sources).to.deep.equal(a.sources);
+  });
+});
+
+describe("pipeline/fan-out: instance middleware (§9.7, §9.8)", () => {
+  const worker = (failFirst: Set<number>) => {
+    const seen = new Map<number, number>();
+    const g = new GraphBuilder(stateSchema({ fields: { x: { type: "int", default: 0 }, y: { type: "int", default: 0 } } }))
+      .addNode("w", async (s) => {
+        const x = s.x as number;
+        seen.set(x, (seen.get(x) ?? 0) + 1);
+        if (failFirst.has(x) && seen.get(x) === 1) throw new Error(`instance ${x} fails once`);
+        return { y: x * 10 };
+      })
+      .addEdge("w", END)
+      .setEntry("w")
+      .compile({ name: "worker" });
+    return { g, seen };
+  };
+  const parentFields = { xs: { type: "list<int>", default: [1, 2, 3] }, ys: { type: "list<int>", reducer: "append", default: [] } } as const;
+
+  it("each instance's chain wraps its whole subgraph run: a retry re-runs only that instance", async () => {
+    const { g, seen } = worker(new Set([2]));
+    const retryOnce: Middleware<StateRecord, StateRecord> = async (s, next) => {
+      try {
+        return await next(s);
+      } catch {
+        return next(s);
+      }
+    };
+    const graph = chain(parentFields as never, [["f", fanOut({ subgraph: g, itemsField: "xs", itemField: "x", collectField: "y", targetField: "ys", instanceMiddleware: [retryOnce] } as never)]]);
+    const r = await graph.invoke({});
+    expect(r.state.ys).to.deep.equal([10, 20, 30]);
+    expect([...seen.entries()].sort()).to.deep.equal([[1, 1], [2, 2], [3, 1]]);
+  });
+
+  it("a degraded update from instance middleware fills the slot by subgraph field name; omitting it leaves null", async () => {
+    const { g } = worker(new Set([2]));
+    const degrade = (u: Record<string, unknown>): Middleware<StateRecord, StateRecord> => async (s, next) => next(s).catch(() => u);
+    const build = (u: Record<string, unknown>) =>
+      chain({ xs: { type: "list<int>", default: [1, 2, 3] }, ys: { type: "list", reducer: "append", default: [] } } as never, [
+        ["f", fanOut({ subgraph: g, itemsField: "xs", itemField: "x", collectField: "y", targetField: "ys", instanceMiddleware: [degrade(u)] } as never)],
+      ]);
+    expect((await build({ y: -1 }).invoke({})).state.ys).to.deep.equal([10, -1, 30]);
+  });
+
+  it("a static failure-isolation degraded update that omits collect_field is a compile error (§9.8)", async () => {
+    const { failureIsolation } = await import("../../src/pipeline/middleware/index.ts");
+    const { g } = worker(new Set());
+    const err = (() => {
+      try {
+        chain(parentFields as never, [
+          ["f", fanOut({ subgraph: g, itemsField: "xs", itemField: "x", collectField: "y", targetField: "ys", instanceMiddleware: [failureIsolation({ eventName: "e", degradedUpdate: { other: 1 } })] } as never)],
+        ]);
+      } catch (e) {
+        return e as { category?: string; diagnostics?: Array<{ category: string }> };
+      }
+      return null;
+    })();
+    expect(err?.diagnostics?.map((d) => d.category)).to.include("fan_out_degraded_update_missing_collect_field");
   });
 });

@@ -1,0 +1,43 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext } from "../../src/conformance/directive.ts";
+import { Shapes } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import { sessionCall } from "../../harness/sessions/reading.ts";
+
+interface SavedValue {
+  state?: Record<string, unknown>;
+  schema_version?: string;
+  excludes_fields?: string[];
+}
+
+/**
+ * `saved_session_assertions: {state, schema_version?}` (conformance-adapter §5.6): the record the
+ * store holds for the call's session once the call returned, whichever save wrote it. `state` is
+ * exact over the projection's fields; `schema_version` a single value. Sessions fixture 004 also
+ * writes the named claim `excludes_fields: [<field>, ...]` (none of them is in the stored state) —
+ * checked too, though an exact `state` already implies it.
+ */
+@directive({ name: "saved_session_assertions", at: ["expected", "invocation"], home: "general", summary: "the session record stored after the call" })
+export class SavedSessionAssertions {
+  readonly scope = "call" as const;
+  readonly schema = {
+    type: "object",
+    minProperties: 1,
+    additionalProperties: false,
+    properties: { state: { type: "object" }, schema_version: { type: "string" }, excludes_fields: { type: "array", items: { type: "string" } } },
+  };
+  check(value: SavedValue, obs: Observation, ctx: CheckContext): void {
+    const s = sessionCall(obs, ctx);
+    if (s === null) return;
+    const rec = s.recordAfter;
+    if (rec === null) {
+      ctx.fail(`the store holds no record for session ${JSON.stringify(s.sessionId ?? null)} after the call`);
+      return;
+    }
+    if (value.state !== undefined) ctx.match(value.state, rec.state, Shapes.exact(), `${ctx.label}.state`);
+    if (value.schema_version !== undefined) ctx.match(value.schema_version, rec.schemaVersion, null, `${ctx.label}.schema_version`);
+    for (const f of value.excludes_fields ?? []) {
+      if (Object.prototype.hasOwnProperty.call(rec.state, f)) ctx.fail(`the stored session state holds excluded field '${f}'`, { path: `${ctx.label}.excludes_fields`, actual: rec.state });
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { directive } from "../../../src/conformance/registry.ts";
+import type { CheckContext } from "../../../src/conformance/directive.ts";
+import type { Observation } from "../../../src/conformance/observation.ts";
+import { bothRuns, settle } from "../../../harness/checkpoint/claims.ts";
+import { invocationIdOf } from "../../../harness/checkpoint/reading.ts";
+
+/** `first_and_resumed_invocation_ids_differ` (fixtures 031, 057; §10.4 step 4): each attempt is its own invocation. */
+@directive({ name: "first_and_resumed_invocation_ids_differ", at: "invariant", home: "pipeline-utilities" })
+export class FirstAndResumedInvocationIdsDiffer {
+  readonly schema = { type: "boolean" };
+  check(value: boolean, obs: Observation, ctx: CheckContext): void {
+    const runs = bothRuns(obs, ctx);
+    if (runs === null) return;
+    const a = invocationIdOf(runs.first);
+    const b = invocationIdOf(runs.resume);
+    settle(value, ctx, a !== null && b !== null && a !== b ? null : `first run '${a}', resumed run '${b}'`);
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Caller-supplied ids of a call (conformance-adapter §5.7 `caller_invocation_id`,
+ * `caller_correlation_id`): plan inputs, passed to `invoke()` through the executor's
+ * `invokeOptions` extension (each call reads its own plan's values).
+ */
+import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
+import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
+import { GraphCaseHooksSlot } from "./extensions.ts";
+
+const INVOCATION_ID = "caller_invocation_id";
+const CORRELATION_ID = "caller_correlation_id";
+
+class CallerIds {
+  #installed = false;
+
+  install(ctx: ConfigureContext): this {
+    if (this.#installed) return this;
+    this.#installed = true;
+    ctx.slot(GraphCaseHooksSlot).invokeOptions.push(({ plan }) => {
+      const invocationId = plan.input<string>(INVOCATION_ID);
+      const correlationId = plan.input<string>(CORRELATION_ID);
+      return { ...(invocationId !== undefined ? { invocationId } : {}), ...(correlationId !== undefined ? { correlationId } : {}) };
+    });
+    return this;
+  }
+
+  invocationId(plan: InvocationPlan, id: string): void {
+    plan.setInput(INVOCATION_ID, id);
+  }
+
+  correlationId(plan: InvocationPlan, id: string): void {
+    plan.setInput(CORRELATION_ID, id);
+  }
+}
+
+const CallerIdsSlot = new SlotKey<CallerIds>("caller ids", () => new CallerIds());
+
+/** The case's caller-id inputs, with the executor hook installed. */
+export function callerIds(ctx: ConfigureContext): CallerIds {
+  return ctx.slot(CallerIdsSlot).install(ctx);
+}

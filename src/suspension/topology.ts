@@ -1,0 +1,60 @@
+/**
+ * What suspension needs to know about a compiled graph's composite nodes: which node kind runs
+ * the child a `suspend()` call sits in, and that kind's error policy (§8.2 / §8.3 `collect`
+ * rejection).
+ *
+ * **Engine bridge.** `CompiledGraph` exposes node names and kind names, not the node kind objects,
+ * so this reads them through `src/checkpoint/topology.ts` — the one module that reads the engine's
+ * internal runtime — rather than a second reader. It goes away once the engine exposes a node's
+ * kind object (or its child graphs and error policy) publicly.
+ */
+import type { CompiledGraph, StateRecord } from "../graph/index.ts";
+import { childGraphOf, nodeKindOf } from "../checkpoint/topology.ts";
+
+type AnyGraph = CompiledGraph<StateRecord, unknown>;
+
+/** A composite whose children run under an error policy (fan-out, parallel branches). */
+interface PolicyKind {
+  readonly kind: string;
+  readonly errorPolicy?: unknown;
+  readonly subgraphs?: readonly AnyGraph[];
+  readonly options?: { readonly branches?: Readonly<Record<string, { readonly subgraph?: unknown } | null>> };
+}
+
+/** Which `collect`-mode composite contains the call, if any. */
+export type CollectContext = "collect_fan_out" | "collect_parallel_branches" | null;
+
+/**
+ * Walk the namespace of a node from the outermost graph: at each level, the node there runs the
+ * child graph the next level lives in. Returns the first `collect`-mode fan-out / parallel-branches
+ * level whose instance / branch contains the call. Levels the walk cannot follow (an unknown
+ * composite) end it without a verdict.
+ */
+export function collectContext(
+  root: AnyGraph,
+  namespace: readonly string[],
+  fanOutIndexChain: readonly (number | null)[],
+  branchNameChain: readonly (string | null)[],
+): CollectContext {
+  let g: AnyGraph | undefined = root;
+  for (let i = 0; i < namespace.length - 1 && g !== undefined; i++) {
+    const name = namespace[i]!;
+    const kind = nodeKindOf(g, name) as PolicyKind | undefined;
+    if (kind === undefined) return null;
+    const fi = fanOutIndexChain[i];
+    const bn = branchNameChain[i];
+    if (kind.kind === "fan_out" && fi !== null && fi !== undefined) {
+      if (kind.errorPolicy === "collect") return "collect_fan_out";
+      g = kind.subgraphs?.length === 1 ? kind.subgraphs[0] : undefined;
+      continue;
+    }
+    if (kind.kind === "parallel_branches" && bn !== null && bn !== undefined) {
+      if (kind.errorPolicy === "collect") return "collect_parallel_branches";
+      const sub = kind.options?.branches?.[bn]?.subgraph;
+      g = typeof sub === "object" && sub !== null ? (sub as AnyGraph) : undefined; // a `call` branch: nothing deeper
+      continue;
+    }
+    g = childGraphOf(g, name);
+  }
+  return null;
+}

@@ -1,0 +1,311 @@
+/**
+ * RuleTester-style tests of the checkpoint assertion directives (conformance-adapter §5.6, §5.8
+ * *Checkpoint records*; the pipeline-utilities note): each runs real checkpointed graphs through the
+ * interpreter; valid snippets pass, invalid ones fail with the named mismatch.
+ */
+import { expect } from "chai";
+import { directiveTester, indent, runSnippet } from "./tester.ts";
+
+const PU = "pipeline-utilities";
+
+/** A→B; B fails on the first run only; in-memory checkpointer; `block` at case level. */
+const abort = (block: string, extra = ""): string => `
+state:
+  fields:
+    a: {type: bool, default: false}
+    b: {type: bool, default: false}
+entry: node_a
+nodes:
+  node_a: {update_pure: {a: true}}
+  node_b:
+    flaky: {fail_first_invocation_only: true, on_success: {b: true}}
+edges:
+  - {from: node_a, to: node_b}
+  - {from: node_b, to: END}
+initial_state: {}
+checkpointer: in_memory
+${extra}
+${block}
+`;
+
+const resumeBlock = (expected: string, invariants = ""): string => `
+first_run_expected_error: {category: node_exception, raised_from: node_b}
+resume:
+  from_first_run: true
+  expected:
+${indent(expected, 4)}
+${invariants ? `  invariants:\n${indent(invariants, 4)}` : ""}
+`;
+
+/** Three nodes run to completion, `expected:` holding `block`. */
+const linear = (block: string, extra = ""): string => `
+state:
+  schema_version: v1
+  fields:
+    a: {type: int, default: 0}
+    b: {type: int, default: 0}
+entry: node_a
+nodes:
+  node_a: {update_pure: {a: 1}}
+  node_b: {update_pure: {b: 2}}
+edges:
+  - {from: node_a, to: node_b}
+  - {from: node_b, to: END}
+initial_state: {}
+checkpointer: in_memory
+${extra}
+expected:
+${indent(block, 2)}
+`;
+
+/** A 4-instance serial fan-out; instance 2 fails on the first run. */
+const fan = (block: string, checkpointer = "in_memory"): string => `
+subgraph:
+  name: scorer
+  state:
+    fields:
+      input: {type: int, default: 0}
+      out: {type: int, default: 0}
+  entry: score
+  nodes:
+    score:
+      flaky_per_index: {fail_first_run_indices: [2], success_compute: {out: input}}
+  edges:
+    - {from: score, to: END}
+cases:
+  - name: fan
+    state:
+      fields:
+        items: {type: list<int>, default: [10, 20, 30, 40]}
+        results: {type: list<int>, reducer: append, default: []}
+    entry: process
+    nodes:
+      process:
+        fan_out: {subgraph: scorer, items_field: items, item_field: input, collect_field: out, target_field: results, error_policy: fail_fast, concurrent_mode: serial}
+    edges:
+      - {from: process, to: END}
+    initial_state: {}
+    checkpointer: ${checkpointer}
+    first_run_expected_error: {category: node_exception, raised_from: process}
+${indent(block, 4)}
+`;
+
+/** A seeded v1 record, a v2 graph and a v1→v2 migration; `block` inside `resume:`. */
+const seeded = (block: string, migrate = "add_new_field_default"): string => `
+state:
+  schema_version: v2
+  fields:
+    x: {type: int, default: 0}
+    new_field: {type: string, default: v2_default}
+    done: {type: bool, default: false}
+entry: n
+nodes:
+  n: {update_pure: {done: true}}
+edges:
+  - {from: n, to: END}
+initial_state: {}
+checkpointer: sqlite
+seeded_record: {schema_version: v1, state: {x: 7, done: false}, completed_positions: []}
+migrations:
+  - {from_version: v1, to_version: v2, migrate: ${migrate}}
+resume:
+  from_seeded_record: true
+${indent(block, 2)}
+`;
+
+directiveTester("saved_record_assertions", {
+  capability: PU,
+  template: (b) => abort(b),
+  valid: [
+    "saved_record_assertions:\n  state: {a: true, b: false}\n  completed_positions:\n    - {namespace: [], node_name: node_a, step: 0, attempt_index: 0}\n  schema_version: ''\n  last_saved_at: <timestamp>\n  parent_states: []\n  parent_states_present: false",
+    "saved_record_assertions: {invocation_id: <any-string>, correlation_id: <uuid>}\nsaved_record_assertions_absent_keys: [fan_out_progress]",
+  ],
+  invalid: [
+    { code: "saved_record_assertions: {state: {a: true, b: true}}", message: "saved_record_assertions.state.b: expected true, got false" },
+    { code: "saved_record_assertions: {state: {a: true}}", message: "saved_record_assertions.state" },
+    { code: "saved_record_assertions:\n  completed_positions:\n    - {node_name: node_b}", message: "saved_record_assertions.completed_positions[0].node_name" },
+    { code: "saved_record_assertions: {completed_positions: []}", message: "saved_record_assertions.completed_positions" },
+    { code: "saved_record_assertions: {state: {a: true, b: false}}\nsaved_record_assertions_absent_keys: [state]", message: "'state' must be absent" },
+    { code: "saved_record_assertions: {parent_states_present: true}", message: "parent_states_present" },
+    { code: "saved_record_assertions: {no_such_claim: true}", category: "fixture_directive_unknown", message: "no_such_claim" },
+  ],
+});
+
+directiveTester("first_run_expected_error", {
+  capability: PU,
+  template: (b) => abort(b),
+  valid: ["first_run_expected_error: {category: node_exception, raised_from: node_b}"],
+  invalid: [
+    { code: "first_run_expected_error: {category: reducer_error}", message: "first_run_expected_error.category: expected \"reducer_error\", got \"node_exception\"" },
+    { code: "first_run_expected_error: {raised_from: node_a}", message: "first_run_expected_error.raised_from" },
+  ],
+});
+
+directiveTester("first_run_expected", {
+  capability: PU,
+  template: (b) => abort(b),
+  valid: ["first_run_expected: {execution_order: [node_a, node_b], outcome: errored}"],
+  invalid: [{ code: "first_run_expected: {outcome: completed}", message: "expected completed" }],
+});
+
+directiveTester("resume (with nodes_executed / nodes_skipped_during_resume)", {
+  capability: PU,
+  template: (b) => abort(b),
+  valid: [resumeBlock("final_state: {a: true, b: true}\nnodes_executed_during_resume: [node_b]\nnodes_skipped_during_resume: [node_a]")],
+  invalid: [
+    { code: resumeBlock("final_state: {a: true, b: false}"), message: "resume.expected.final_state.b" },
+    { code: resumeBlock("nodes_executed_during_resume: [node_a, node_b]"), message: "resume.expected.nodes_executed_during_resume" },
+    { code: resumeBlock("nodes_skipped_during_resume: []"), message: "resume.expected.nodes_skipped_during_resume" },
+    {
+      code: "resume: {from_first_run: true, from_seeded_record: true, expected: {outcome: completed}}",
+      category: "fixture_schema_invalid",
+      message: "exactly one of from_first_run",
+    },
+  ],
+});
+
+directiveTester("checkpoint_saves", {
+  capability: PU,
+  template: (b) => linear(b),
+  valid: [
+    [
+      "checkpoint_saves:",
+      "  - after_node: node_a",
+      "    state: {a: 1, b: 0}",
+      "    completed_positions: [{namespace: [], node_name: node_a, step: 0, attempt_index: 0}]",
+      "  - after_node: node_b",
+      "    state: {a: 1, b: 2}",
+      "    schema_version: v1",
+    ].join("\n"),
+  ],
+  invalid: [
+    { code: "checkpoint_saves:\n  - {after_node: node_a}", message: "expected 1 save(s), the Checkpointer received 2" },
+    { code: "checkpoint_saves:\n  - {after_node: node_b}\n  - {after_node: node_a}", message: "expected.checkpoint_saves[0].after_node" },
+    { code: "checkpoint_saves:\n  - {state: {a: 1, b: 2}}\n  - {}", message: "expected.checkpoint_saves[0].state.b" },
+  ],
+});
+
+directiveTester("every_save_assertions", {
+  capability: PU,
+  template: (b) => linear("final_state: {a: 1, b: 2}", b),
+  valid: ["every_save_assertions: {schema_version: v1}", "every_save_assertions: {correlation_id: <uuid>}"],
+  invalid: [{ code: "every_save_assertions: {schema_version: v2}", message: "every_save_assertions[save 0: node_completed at node_a].schema_version" }],
+});
+
+directiveTester("migrations_run", {
+  capability: PU,
+  template: (b) => seeded(b),
+  valid: ["expected: {migrations_run: [v1->v2], final_state: {x: 7, new_field: v2_default, done: true}}"],
+  invalid: [
+    { code: "expected: {migrations_run: []}", message: "resume.expected.migrations_run" },
+    { code: "expected: {migrations_run: [v1->v2, v1->v2]}", message: "resume.expected.migrations_run" },
+    { code: "expected: {migrations_run: [v0->v2]}", message: "resume.expected.migrations_run" },
+  ],
+});
+
+directiveTester("instances_executed_during_resume / instances_skipped_during_resume", {
+  capability: PU,
+  template: (b) => fan(b),
+  valid: [
+    [
+      "saved_record_assertions:",
+      "  fan_out_progress:",
+      "    process:",
+      "      instance_count: 4",
+      "      instances:",
+      "        - {state: completed, result: 10, result_is_error: false, result_present: true}",
+      "        - {state: completed, result: 20}",
+      "        - {state: in_flight, completed_inner_positions: []}",
+      "        - {state_one_of: [not_started, in_flight], result_present: false}",
+      "  fan_out_node_in_completed_positions: false",
+      "resume:",
+      "  from_first_run: true",
+      "  expected:",
+      "    final_state: {items: [10, 20, 30, 40], results: [10, 20, 30, 40]}",
+      "    instances_executed_during_resume: [3, 2]",
+      "    instances_skipped_during_resume: [1, 0]",
+    ].join("\n"),
+  ],
+  invalid: [
+    { code: "resume: {from_first_run: true, expected: {instances_executed_during_resume: [1, 2, 3]}}", message: "resume.expected.instances_executed_during_resume" },
+    { code: "resume: {from_first_run: true, expected: {instances_skipped_during_resume: [0]}}", message: "resume.expected.instances_skipped_during_resume" },
+    {
+      code: "saved_record_assertions:\n  fan_out_progress:\n    process:\n      instances: [{state: completed}, {state: completed}, {state: completed}, {state: not_started}]",
+      message: "saved_record_assertions.fan_out_progress.process.instances[2].state",
+    },
+    {
+      code: "saved_record_assertions:\n  fan_out_progress:\n    process:\n      instances: [{}, {}, {state_one_of: [completed]}, {}]",
+      message: "instances[2].state_one_of: expected one of [\"completed\"], got \"in_flight\"",
+    },
+    { code: "saved_record_assertions: {fan_out_progress: {other: {instance_count: 1}}}", message: "saved_record_assertions.fan_out_progress.other" },
+  ],
+});
+
+directiveTester("crash_injection", {
+  capability: PU,
+  template: (b) => `
+state:
+  fields:
+    a: {type: int, default: 0}
+    b: {type: int, default: 0}
+entry: node_a
+nodes:
+  node_a: {update_pure: {a: 1}}
+  node_b: {update_pure: {b: 2}}
+edges:
+  - {from: node_a, to: node_b}
+  - {from: node_b, to: END}
+initial_state: {}
+checkpointer: in_memory
+${b}
+saved_record_assertions: {state: {a: 1, b: 0}}
+resume:
+  from_first_run: true
+  expected:
+    final_state: {a: 1, b: 2}
+    nodes_executed_during_resume: [node_b]
+`,
+  valid: ["crash_injection: {after_node: node_a}"],
+  invalid: [
+    { code: "crash_injection: {after_node: node_b}", message: "saved_record_assertions.state.b" },
+    { code: "crash_injection: {after_node: nowhere}", message: "never fired" },
+    { code: "crash_injection: {after_nowhere: x}", category: "fixture_schema_invalid", message: "crash_injection" },
+  ],
+});
+
+directiveTester("expected_error (pipeline-utilities: transient, carries, cause)", {
+  capability: PU,
+  template: (b) => seeded(b, "raises_keyerror"),
+  valid: [
+    "expected_error:\n  category: checkpoint_state_migration_failed\n  transient: false\n  carries: {from_version: v1, to_version: v2, from_version_present: true}\n  cause: {exception_type: KeyError}",
+  ],
+  invalid: [
+    { code: "expected_error: {category: checkpoint_state_migration_failed, transient: true}", message: "resume.expected_error.transient" },
+    { code: "expected_error: {carries: {from_version: v0}}", message: "resume.expected_error.carries.from_version" },
+    { code: "expected_error: {carries: {no_such_field: 1}}", message: "does not expose 'no_such_field'" },
+    { code: "expected_error: {cause: {exception_type: TypeError}}", message: "resume.expected_error.cause.exception_type" },
+  ],
+});
+
+describe("checkpoint harness errors", function () {
+  this.timeout(30_000);
+  it("a backend the adapter does not provide is harness_primitive_missing", async () => {
+    const [r] = await runSnippet(linear("final_state: {a: 1, b: 2}").replace("checkpointer: in_memory", "checkpointer: redis"), PU);
+    expect(r!.status).to.equal("failed");
+    expect(r!.category).to.equal("harness_primitive_missing");
+    expect(r!.message).to.contain("redis");
+  });
+
+  it("an unknown migration mock is harness_primitive_missing", async () => {
+    const [r] = await runSnippet(seeded("expected: {outcome: completed}", "no_such_mock"), PU);
+    expect(r!.category, r!.message ?? "").to.equal("harness_primitive_missing");
+  });
+
+  it("invoke_with.resume_invocation of an id no record has is checkpoint_not_found, with other records present", async () => {
+    const [r] = await runSnippet(
+      linear("outcome: errored").replace("checkpointer: in_memory", "checkpointer: in_memory\npopulate_checkpointer_via_runs: 2\ninvoke_with: {resume_invocation: ghost}\nexpected_error: {category: checkpoint_not_found, transient: false}"),
+      PU,
+    );
+    expect(r!.status, r!.message ?? "").to.equal("passed");
+  });
+});

@@ -1,0 +1,305 @@
+import { directiveTester, indent } from "./tester.ts";
+
+/** gate suspends (descriptor {signal_id: s-1, metadata: {kind: approval}}) → next → END; `first` goes under the first call's expected. */
+const suspendResume = (first: string, resume = "outcome: completed", payload = "{approved: true}", extra = ""): string => `
+cases:
+  - name: c
+    state:
+      fields:
+        approved: {type: bool, default: false}
+        done: {type: bool, default: false}
+        log: {type: list, reducer: append, default: []}
+    entry: pre
+    nodes:
+      pre: {update: {log: [pre]}}
+      gate:
+${indent(extra, 8)}
+        suspend_with_descriptor: {signal_id: s-1, metadata: {kind: approval}}
+      next: {update: {done: true}}
+    edges:
+      - {from: pre, to: gate}
+      - {from: gate, to: next}
+      - {from: next, to: END}
+    observers:
+      - {name: obs, attach: graph, target: outer, behavior: record}
+    invocations:
+      - name: first
+        initial_state: {}
+        expected:
+${indent(first, 10)}
+      - name: second
+        resume_invocation: "<from previous suspended outcome>"
+        signal_payload: ${payload}
+        expected:
+${indent(resume, 10)}
+`;
+
+directiveTester("descriptor", {
+  capability: "suspension",
+  template: (b) => suspendResume(b),
+  valid: [
+    "descriptor: {signal_id: s-1, metadata: {kind: approval}}",
+    "descriptor: {signal_id: s-1, metadata_includes: {kind: approval}}",
+    "descriptor: {signal_id: s-1}",
+  ],
+  invalid: [
+    { code: "descriptor: {signal_id: s-2}", message: 'descriptor.signal_id: expected "s-2", got "s-1"' },
+    { code: "descriptor: {signal_id: s-1, metadata: {}}", message: "descriptor.metadata" },
+    { code: "descriptor: {signal_id: s-1, metadata_includes: {kind: review}}", message: "descriptor.metadata_includes.kind" },
+    { code: "descriptor: {signal_id: s-1, metadata: {}, metadata_includes: {}}", category: "fixture_schema_invalid", message: "descriptor" },
+  ],
+});
+
+directiveTester("descriptor on a call that did not suspend", {
+  capability: "suspension",
+  template: (b) => suspendResume("outcome: suspended", b),
+  valid: [],
+  invalid: [{ code: "descriptor: {signal_id: s-1}", message: "expected a suspended outcome, but it completed" }],
+});
+
+directiveTester("suspending_node / suspended_state", {
+  capability: "suspension",
+  template: (b) => suspendResume(b),
+  valid: ["suspending_node: gate\nsuspended_state: {approved: false, done: false, log: [pre]}"],
+  invalid: [
+    { code: "suspending_node: pre", message: 'suspending_node: expected "pre", got "gate"' },
+    { code: "suspended_state: {approved: false, done: false, log: []}", message: "suspended_state.log" },
+    { code: "suspended_state: {approved: false, log: [pre]}", message: "suspended_state" },
+  ],
+});
+
+directiveTester("resume (signal_payload merge, reused invocation id)", {
+  capability: "suspension",
+  template: (b) => suspendResume("outcome: suspended", b),
+  valid: ["outcome: completed\nfinal_state: {approved: true, done: true, log: [pre]}\nexecution_order: [next]"],
+  invalid: [
+    { code: "final_state: {approved: false, done: true, log: [pre]}", message: "final_state.approved" },
+    { code: "execution_order: [gate, next]", message: "execution_order" },
+  ],
+});
+
+directiveTester("resume errors (suspension §9 categories)", {
+  capability: "suspension",
+  template: (b) => suspendResume("outcome: suspended", b, "{approved: not_a_bool}"),
+  valid: ["outcome: errored\nerror: {category: suspension_resume_payload_invalid}"],
+  invalid: [{ code: "error: {category: suspension_record_invalid}", message: 'expected "suspension_record_invalid", got "suspension_resume_payload_invalid"' }],
+});
+
+directiveTester("resume_invocation placeholder that resolves to nothing", {
+  capability: "suspension",
+  template: () => `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes: {a: {update: {x: 1}}}
+edges: [{from: a, to: END}]
+invocations:
+  - name: only
+    resume_invocation: "<from previous suspended outcome>"
+    signal_payload: {}
+    expected: {outcome: errored}
+`,
+  valid: [],
+  invalid: [{ code: "", category: "fixture_schema_invalid", message: "cannot resolve '<from previous suspended outcome>'" }],
+});
+
+directiveTester("started_followed_by_suspended_in_order / no_completed_event_for_suspending_node", {
+  capability: "suspension",
+  template: (b) => suspendResume(`observer_event_invariants:\n${indent(b, 2)}`),
+  valid: ["started_followed_by_suspended_in_order: true\nno_completed_event_for_suspending_node: true\nsuspended_event_carries_descriptor: true"],
+  invalid: [
+    { code: "started_followed_by_suspended_in_order: false", message: "observer_event_invariants.started_followed_by_suspended_in_order: expected false, got true" },
+    { code: "no_completed_event_for_suspending_node: false", message: "expected false, got true" },
+  ],
+});
+
+directiveTester("no_completed_event_for_suspending_node on a call without a suspension", {
+  capability: "suspension",
+  template: (b) => suspendResume("outcome: suspended", `observer_event_invariants:\n${indent(b, 2)}`),
+  valid: ["no_completed_event_for_suspending_node: false"],
+  invalid: [
+    { code: "no_completed_event_for_suspending_node: true", message: "no suspended event was observed" },
+    { code: "started_followed_by_suspended_in_order: true", message: "no suspended event was observed" },
+  ],
+});
+
+directiveTester("middleware_log_captured", {
+  capability: "suspension",
+  template: (b) => suspendResume(b, "outcome: completed", "{}", "wrap_with_middleware:\n  - {name: outer, pre_log: o_pre, post_log: o_post}\n  - {name: inner, pre_log: i_pre, post_log: i_post}"),
+  valid: ["middleware_log_captured: [o_pre, i_pre]"],
+  invalid: [
+    { code: "middleware_log_captured: [o_pre, i_pre, i_post, o_post]", message: "middleware_log_captured" },
+    { code: "middleware_log_captured: [i_pre, o_pre]", message: "middleware_log_captured[0]" },
+  ],
+});
+
+directiveTester("checkpointer_assertions", {
+  capability: "suspension",
+  template: (b) => suspendResume(b),
+  valid: ["checkpointer_assertions: {paused_invocation_record_exists: true, record_type: suspended}"],
+  invalid: [
+    { code: "checkpointer_assertions: {record_type: checkpoint}", message: 'checkpointer_assertions.record_type: expected "checkpoint", got "suspended"' },
+    { code: "checkpointer_assertions: {paused_invocation_record_exists: false}", message: "checkpointer_assertions.paused_invocation_record_exists" },
+    { code: "checkpointer_assertions: {colour: red}", category: "fixture_schema_invalid", message: "colour" },
+  ],
+});
+
+const middlewareSuspend = (expected: string): string => `
+state: {fields: {ran: {type: bool, default: false}}}
+entry: gate
+nodes:
+  gate:
+    wrap_with_middleware:
+      - {name: m, pre_next_calls_suspend_with_descriptor: {signal_id: x}}
+    update: {ran: true}
+edges: [{from: gate, to: END}]
+initial_state: {}
+expected:
+${indent(expected, 2)}
+`;
+
+directiveTester("final_state_at_error (suspend from middleware)", {
+  capability: "suspension",
+  template: middlewareSuspend,
+  valid: ["outcome: errored\nerror: {category: suspension_in_unsupported_context}\nfinal_state_at_error: {ran: false}"],
+  invalid: [
+    { code: "final_state_at_error: {ran: true}", message: "final_state_at_error.ran" },
+    { code: "outcome: suspended", message: "expected suspended, but it errored with suspension_in_unsupported_context" },
+  ],
+});
+
+/** A claims block for the two-call case. */
+const claims = (block: string): string => suspendResume("outcome: suspended", "outcome: completed", "{approved: true, log: [payload]}", "") + `    invariants:\n${indent(block, 6)}\n`;
+
+directiveTester("suspension named claims (001 / 002)", {
+  capability: "suspension",
+  template: claims,
+  valid: [
+    "suspend_returns_suspended_outcome: true\nresume_merges_signal_payload: true\nresume_continues_after_suspending_node: true\nsignal_payload_overwrites_field_directly: true\nreducer_not_consulted_on_signal_merge: true",
+  ],
+  invalid: [
+    { code: "suspend_returns_suspended_outcome: false", message: "invariants.suspend_returns_suspended_outcome: expected false, got true" },
+    { code: "resume_continues_after_suspending_node: false", message: "expected false, got true" },
+    { code: "reducer_not_consulted_on_signal_merge: false", message: "expected false, got true" },
+  ],
+});
+
+directiveTester("resume_merges_signal_payload without a resume", {
+  capability: "suspension",
+  template: (b) => `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes: {a: {update: {x: 1}}}
+edges: [{from: a, to: END}]
+invocations:
+  - name: only
+    initial_state: {}
+    expected: {outcome: completed}
+invariants:
+${indent(b, 2)}
+`,
+  valid: ["resume_merges_signal_payload: false"],
+  invalid: [{ code: "resume_merges_signal_payload: true", message: "no suspension resume in the block" }],
+});
+
+const branches = (block: string): string => `
+subgraphs:
+  alpha:
+    state: {fields: {a_out: {type: int, default: 0}}}
+    entry: a
+    nodes: {a: {suspend_with_descriptor: {signal_id: alpha, metadata: {kind: approval}}}}
+    edges: [{from: a, to: END}]
+  beta:
+    state: {fields: {b_out: {type: int, default: 0}}}
+    entry: b
+    nodes: {b: {update: {b_out: 99}}}
+    edges: [{from: b, to: END}]
+state: {fields: {a_result: {type: int, default: 0}, b_result: {type: int, default: 0}}}
+entry: dispatcher
+nodes:
+  dispatcher:
+    parallel_branches:
+      branches:
+        alpha: {subgraph: alpha, outputs: {a_result: a_out}}
+        beta: {subgraph: beta, outputs: {b_result: b_out}}
+edges: [{from: dispatcher, to: END}]
+initial_state: {}
+expected:
+  outcome: suspended
+${indent(block, 2)}
+`;
+
+directiveTester("parallel-branches suspension (008 claims)", {
+  capability: "suspension",
+  template: branches,
+  valid: [
+    "suspending_node: dispatcher\ndescriptor: {signal_id: alpha, metadata: {kind: approval, branch_name: alpha}}\ninvariants:\n  single_branch_suspend_suspends_whole_parallel_branches: true\n  siblings_cancelled_under_fail_fast: true\n  descriptor_carries_branch_name: true",
+  ],
+  invalid: [
+    { code: "descriptor: {signal_id: alpha, metadata: {kind: approval}}", message: "descriptor.metadata" },
+    { code: "invariants: {siblings_cancelled_under_fail_fast: false}", message: "expected false, got true" },
+    { code: "invariants: {descriptor_carries_branch_name: false}", message: "expected false, got true" },
+  ],
+});
+
+const conditional = (block: string): string => `
+subgraph:
+  name: leaf
+  state: {fields: {item_idx: {type: int, default: 0}, doubled: {type: int, default: 0}}}
+  entry: work
+  nodes:
+    work:
+      conditional_suspend:
+        suspend_on_item_index: 1
+        descriptor: {signal_id: needs-review, metadata: {kind: review}}
+        on_other_indices: {update_from_field: {doubled: item_idx, multiplier: 2}}
+  edges: [{from: work, to: END}]
+state: {fields: {items: {type: list<int>, default: [0, 1, 2]}, results: {type: list<int>, reducer: append, default: []}, after: {type: bool, default: false}}}
+entry: fan
+nodes:
+  fan: {fan_out: {subgraph: leaf, items_field: items, item_field: item_idx, collect_field: doubled, target_field: results}}
+  next: {update: {after: true}}
+edges:
+  - {from: fan, to: next}
+  - {from: next, to: END}
+invocations:
+  - name: first
+    initial_state: {}
+    expected:
+      outcome: suspended
+${indent(block, 6)}
+  - name: resume
+    resume_invocation: "<from previous suspended outcome>"
+    signal_payload: {}
+    expected:
+      outcome: completed
+      final_state: {items: [0, 1, 2], results: [], after: true}
+      execution_order: [next]
+`;
+
+directiveTester("conditional_suspend (fan-out instance, §8.2)", {
+  capability: "suspension",
+  template: conditional,
+  valid: ["suspending_node: fan\ndescriptor: {signal_id: needs-review, metadata_includes: {kind: review, fan_out_index: 1}}\nsuspended_state: {items: [0, 1, 2], results: [], after: false}"],
+  invalid: [
+    { code: "descriptor: {signal_id: needs-review, metadata_includes: {fan_out_index: 0}}", message: "descriptor.metadata_includes.fan_out_index: expected 0, got 1" },
+    { code: "suspending_node: work", message: 'suspending_node: expected "work", got "fan"' },
+  ],
+});
+
+directiveTester("wrap_with_middleware on a completing node (both markers)", {
+  capability: "suspension",
+  template: (b) => `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes:
+  a:
+    wrap_with_middleware: [{name: m, pre_log: pre, post_log: post}]
+    update: {x: 1}
+edges: [{from: a, to: END}]
+initial_state: {}
+expected:
+${indent(b, 2)}
+`,
+  valid: ["middleware_log_captured: [pre, post]"],
+  invalid: [{ code: "middleware_log_captured: [pre]", message: "middleware_log_captured" }],
+});
