@@ -6,6 +6,7 @@ import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.
 import type { KeyPath } from "../../src/conformance/source.ts";
 import { fromState, FROM_STATE_SCHEMA, type FromStateValue } from "../../harness/graph/from-state.ts";
 import { pipelineCase } from "../../harness/pipeline/case-state.ts";
+import { FanOutItemFields } from "../../harness/pipeline/item-fields.ts";
 import { buildMiddleware, MIDDLEWARE_ENTRY_SCHEMA, type MiddlewareEntry } from "../../harness/pipeline/middleware-factory.ts";
 
 interface FanOutValue {
@@ -68,6 +69,8 @@ export class FanOut {
     if (pending.length > 0) {
       throw new FixtureDirectiveUnknown(pending.map((k) => ({ name: `fan_out.${k}`, position: "node", location: env.locate([...at, k]) })));
     }
+    // Record the item field before the subgraph is built: instance mocks (flaky_by_index) read it.
+    if (v.item_field !== undefined) env.slot(FanOutItemFields).set(v.subgraph, v.item_field);
     const subgraph = env.subgraph(v.subgraph, [...at, "subgraph"], node.name);
     const concurrency = v.concurrent_mode === "serial" ? 1 : v.concurrency !== undefined ? fromState(v.concurrency, env, [...at, "concurrency"]) : undefined;
     const common = {

@@ -1,8 +1,21 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
-import { Shapes } from "../../src/conformance/matcher/index.ts";
+import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import * as F from "../../harness/graph/facets.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { completedState } from "../../harness/graph/reading.ts";
+
+/**
+ * Exact, except that a field declared as a bare `list` holds records whose shape the spec leaves to
+ * the implementation (e.g. a collect-mode errors field): its entries, written `{}`, match any
+ * non-null entry — the list is asserted by count (§8.4 Mappings).
+ */
+export function finalStateShape(obs: Observation): Shape {
+  const graph = obs.tryGet(F.RootGraph);
+  const keys: Record<string, Shape> = {};
+  if (graph) for (const f of graph.schema.fields.values()) if (f.typeString === "list") keys[f.name] = Shapes.list("ordered", Shapes.named());
+  return Object.keys(keys).length > 0 ? Shapes.exact({ keys }) : Shapes.exact();
+}
 
 /**
  * `final_state:` (conformance-adapter §5.8): the invocation's final state, exact (§8.4): every
@@ -13,6 +26,6 @@ export class FinalState {
   readonly schema = { type: "object" };
   check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
     const state = completedState(obs, ctx);
-    if (state !== null) ctx.match(value, state, Shapes.exact());
+    if (state !== null) ctx.match(value, state, finalStateShape(obs));
   }
 }

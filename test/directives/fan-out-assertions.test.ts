@@ -127,3 +127,47 @@ directiveTester("branch failure-isolation claims", {
     { code: isolatedBranch("parent_keeps_prior_value: true"), message: "parent_keeps_prior_value" },
   ],
 });
+
+const flakyFanOut = (mock: string, block: string, extra = ""): string => `
+subgraph:
+  name: w
+  state: {fields: {idx: {type: int, default: -1}, result: {type: int, default: 0}}}
+  entry: maybe
+  nodes:
+    maybe:
+      flaky_by_index: ${mock}
+  edges: [{from: maybe, to: END}]
+${extra}
+state:
+  fields:
+    items: {type: list<int>, default: [0, 1, 2]}
+    results: {type: list<int>, reducer: append, default: []}
+    errors: {type: list, reducer: append, default: []}
+entry: f
+nodes:
+  f:
+    fan_out: {subgraph: w, items_field: items, item_field: idx, collect_field: result, target_field: results, error_policy: collect, errors_field: errors}
+edges: [{from: f, to: END}]
+observers:
+  - {name: obs, attach: graph, target: outer, behavior: record}
+expected:
+${block.split("\n").map((l) => "  " + l).join("\n")}
+`;
+
+directiveTester("flaky_by_index and the instance-event invariants", {
+  template: (b) => b,
+  capability: "pipeline-utilities",
+  valid: [
+    flakyFanOut("{fail_when_idx: 1, success_compute: {result: idx}}", "final_state: {items: [0, 1, 2], results: [0, 2], errors: [{}]}"),
+    flakyFanOut(
+      "{fail_count_per_idx: 1, success_compute: {result: idx}}",
+      "final_state: {items: [0, 1, 2], results: [], errors: [{}, {}, {}]}\nobserver_event_invariants:\n  inner_events_have_fan_out_index: true\n  fan_out_indices_seen: [0, 1, 2]\n  inner_events_attempt_indices_seen: [0]\n  inner_event_pair_count_per_instance: 2",
+    ),
+  ],
+  invalid: [
+    { code: flakyFanOut("{fail_when_idx: 1, success_compute: {result: idx}}", "final_state: {items: [0, 1, 2], results: [0, 1, 2], errors: []}"), message: "expected.final_state.results" },
+    { code: flakyFanOut("{fail_when_idx: 1}", "observer_event_invariants:\n  inner_event_pair_count_per_instance: 4"), message: "expected 4" },
+    { code: flakyFanOut("{fail_when_idx: 1}", "observer_event_invariants:\n  fan_out_indices_seen: [0, 1]"), message: "expected the set" },
+    { code: flakyFanOut("{fail_when_idx: 1}", "observer_event_invariants:\n  inner_events_attempt_indices_seen: [0, 1]"), message: "expected the set" },
+  ],
+});
