@@ -57,7 +57,12 @@ export class FanOut {
       count_field: { type: "string" },
       inputs: { type: "object", additionalProperties: { type: "string" } },
       extra_outputs: { type: "object", additionalProperties: { type: "string" } },
-      instance_middleware: { type: "array", minItems: 1, items: MIDDLEWARE_ENTRY_SCHEMA },
+      // Entries as in the middleware block ({type: retry, ...}), or the single-key form ({retry: {...}}).
+      instance_middleware: {
+        type: "array",
+        minItems: 1,
+        items: { anyOf: [MIDDLEWARE_ENTRY_SCHEMA, { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: "object" } }] },
+      },
       ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
     },
     additionalProperties: false,
@@ -84,7 +89,7 @@ export class FanOut {
       ...(v.count_field ? { countField: v.count_field } : {}),
       ...(v.inputs ? { inputs: v.inputs } : {}),
       ...(v.extra_outputs ? { extraOutputs: v.extra_outputs } : {}),
-      ...(v.instance_middleware ? { instanceMiddleware: instanceMiddlewareOf(v.instance_middleware as MiddlewareEntry[], node, env, at) } : {}),
+      ...(v.instance_middleware ? { instanceMiddleware: instanceMiddlewareOf(v.instance_middleware as Array<Record<string, unknown>>, node, env, at) } : {}),
     };
     const kind =
       v.count !== undefined
@@ -95,7 +100,12 @@ export class FanOut {
 }
 
 /** §9.7 instance middleware from `middleware:`-block entries (the real library middleware for canonical types). */
-function instanceMiddlewareOf(entries: MiddlewareEntry[], node: NodeAssembly, env: BuildEnv, at: KeyPath) {
+function instanceMiddlewareOf(written: Array<Record<string, unknown>>, node: NodeAssembly, env: BuildEnv, at: KeyPath) {
+  const entries = written.map((e): MiddlewareEntry => {
+    if (typeof e.type === "string") return e as MiddlewareEntry;
+    const [[type, config]] = Object.entries(e) as [[string, Record<string, unknown>]];
+    return { ...config, type };
+  });
   const pc = pipelineCase((k) => env.slot(k));
   const menv = { call: () => env.currentCall().observation, clock: pc.clock, locate: env.locate, configs: pc.configs };
   return entries.map((entry, index) =>
