@@ -96,7 +96,10 @@ export interface FanOutCommonOptions<P extends StateRecord, C extends StateRecor
   readonly countField?: FieldOf<NoInfer<P>>;
   /** Extra per-instance inputs: subgraph field → parent field (read from the entry snapshot). */
   readonly inputs?: { readonly [K in FieldOf<NoInfer<C>>]?: FieldOf<NoInfer<P>> };
-  /** Extra outputs: parent field → subgraph field, each instance's value merged in index order. */
+  /**
+   * Extra outputs: parent field → subgraph field. Like the collect channel, the instances' values
+   * (one slot each, in index order) are merged into the parent field as one list through its reducer.
+   */
   readonly extraOutputs?: { readonly [K in FieldOf<NoInfer<P>>]?: FieldOf<NoInfer<C>> };
   /**
    * §9.7 instance middleware, outer to inner: the same chain wraps every instance's whole subgraph
@@ -365,7 +368,8 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     const contributionOf = (final: Readonly<StateRecord>): InstanceContribution => {
       const v = final[collect];
       const c: { result: unknown; resultIsError: boolean; extraOutputs?: Record<string, unknown> } = { result: v === undefined ? null : v, resultIsError: false };
-      if (plan.outPairs.length > 0) c.extraOutputs = Object.fromEntries(plan.outPairs.map(([p, s]) => [p, final[s]]));
+      // §9.3: one slot per instance; a value the (degraded) contribution lacks is null, not absent.
+      if (plan.outPairs.length > 0) c.extraOutputs = Object.fromEntries(plan.outPairs.map(([p, s]) => [p, final[s] === undefined ? null : final[s]]));
       return c;
     };
     const instanceChain = o.instanceMiddleware ?? [];
@@ -412,15 +416,19 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     // §9.3 fan-in, in instance-index order regardless of completion order.
     const collected: unknown[] = [];
     const records: unknown[] = [];
+    // §9.3 extra outputs, like the collect channel: one slot per instance in index order (null where
+    // a degraded contribution lacks the field), merged as one list through the parent's reducer.
+    const extras = new Map<string, unknown[]>(plan.outPairs.map(([p]) => [p, []]));
     for (let i = 0; i < n; i++) {
       const c = contributions[i];
       if (outcome.succeeded[i] && c !== undefined && !c.resultIsError) {
         collected.push(c.result);
-        for (const [p] of plan.outPairs) fanIn.add(p, c.extraOutputs?.[p]);
+        for (const [p] of plan.outPairs) extras.get(p)!.push(c.extraOutputs?.[p] ?? null);
       } else if (c?.resultIsError === true) records.push(c.result);
       else if (!outcome.succeeded[i] && i in outcome.failures) records.push(record({ fanOutIndex: i, error: outcome.failures[i] }));
     }
     fanIn.set(o.targetField, collected);
+    for (const [p, list] of extras) fanIn.set(p, list);
     if (o.errorsField !== undefined) fanIn.set(o.errorsField, records);
     if (o.countField !== undefined) fanIn.set(o.countField, n);
     return fanIn.toUpdate();

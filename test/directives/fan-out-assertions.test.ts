@@ -171,3 +171,52 @@ directiveTester("flaky_by_index and the instance-event invariants", {
     { code: flakyFanOut("{fail_when_idx: 1}", "observer_event_invariants:\n  inner_events_attempt_indices_seen: [0, 1]"), message: "expected the set" },
   ],
 });
+
+const degradedFanOut = (degraded: string, invariants: string, results = "list<string>"): string => `
+subgraphs:
+  unit:
+    state: {fields: {input: {type: int, default: 0}, out: {type: string, default: ""}, note: {type: string, default: ""}}}
+    entry: work
+    nodes:
+      work:
+        flaky:
+          failure_sequence:
+            - {transient: false, category: provider_unavailable, message: "down"}
+    edges: [{from: work, to: END}]
+state:
+  fields:
+    items: {type: list<int>, default: [1]}
+    results: {type: ${results}, reducer: append, default: []}
+    notes: {type: list<any>, reducer: append, default: []}
+entry: process
+nodes:
+  process:
+    fan_out:
+      subgraph: unit
+      items_field: items
+      item_field: input
+      collect_field: out
+      target_field: results
+      extra_outputs: {notes: note}
+      instance_middleware:
+        - {type: failure_isolation, degraded_update: ${degraded}, event_name: unit_isolated}
+edges: [{from: process, to: END}]
+expected:
+  invariants:
+${invariants.split("\n").map((l) => "    " + l).join("\n")}
+`;
+
+directiveTester("instance degrade claims", {
+  template: (b) => b,
+  capability: "pipeline-utilities",
+  valid: [
+    degradedFanOut('{out: "(degraded)", note: "fellback"}', "contribution_is_the_degraded_update: true\nextra_outputs_read_by_subgraph_field_name: true\ncategory_not_masked_as_node_exception: true\ncategory_resolves_through_node_exception_wrapper: true\ndegrade_path_does_not_raise: true"),
+    degradedFanOut('{out: "(degraded)"}', "extra_outputs_omission_is_null_slot: true"),
+  ],
+  invalid: [
+    { code: degradedFanOut('{out: "(degraded)", note: "fellback"}', "extra_outputs_omission_is_null_slot: true"), message: "extra_outputs_omission_is_null_slot" },
+    { code: degradedFanOut('{out: "(degraded)"}', "extra_outputs_read_by_subgraph_field_name: true"), message: "extra_outputs_read_by_subgraph_field_name" },
+    { code: degradedFanOut('{out: "(degraded)"}', "strict_reducer_null_slot_raises: true"), message: "strict_reducer_null_slot_raises" },
+    { code: degradedFanOut('{out: "(degraded)"}', "contribution_is_the_degraded_update: false"), message: "contribution_is_the_degraded_update" },
+  ],
+});

@@ -26,7 +26,7 @@ function fanGraph(sub: ReturnType<typeof scorer>, items: number[], extra: Partia
     {
       items: { type: "list<int>", default: items },
       results: { type: "list<int>", reducer: "append", default: [] },
-      notes: { type: "list<string>", reducer: "append", default: [] },
+      notes: { type: "list<string>", reducer: "concat_flatten", default: [] }, // one list slot per instance (§9.3), flattened
       errors: { type: "list", reducer: "append", default: [] },
     },
     [[

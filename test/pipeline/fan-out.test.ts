@@ -74,7 +74,7 @@ describe("pipeline/fan-out: items mode (§9.1, §9.3)", () => {
     expect((await g.invoke()).state["results"]).to.deep.equal([1001, 1002]);
   });
 
-  it("merges extraOutputs from every instance via the parent's reducer, in instance-index order", async () => {
+  it("merges extraOutputs as one slot per instance, in instance-index order, through the parent's reducer (§9.3)", async () => {
     const worker = single(
       { x: { type: "int", default: 0 }, result: { type: "int", default: 0 }, tag: { type: "string", default: "" }, log: { type: "list<string>", default: [] } },
       "w",
@@ -88,8 +88,8 @@ describe("pipeline/fan-out: items mode (§9.1, §9.3)", () => {
       {
         items: { type: "list<int>", default: [1, 2, 3] },
         results: { type: "list<int>", reducer: "append", default: [] },
-        last_tag: { type: "string", default: "" },
-        log: { type: "list<string>", reducer: "append", default: ["p"] },
+        tags: { type: "list<string>", reducer: "append", default: [] },
+        log: { type: "list<list<string>>", reducer: "append", default: [["p"]] },
       },
       [
         [
@@ -100,14 +100,15 @@ describe("pipeline/fan-out: items mode (§9.1, §9.3)", () => {
             itemField: "x",
             collectField: "result",
             targetField: "results",
-            extraOutputs: { last_tag: "tag", log: "log" },
+            extraOutputs: { tags: "tag", log: "log" },
           }),
         ],
       ],
     );
     const r = await g.invoke();
-    expect(r.state["log"]).to.deep.equal(["p", "a1", "b1", "a2", "b2", "a3", "b3"]);
-    expect(r.state["last_tag"]).to.equal("t3"); // last_write_wins: the highest index wins, not the last to finish
+    // index order, not completion order (later items finish first)
+    expect(r.state["tags"]).to.deep.equal(["t1", "t2", "t3"]);
+    expect(r.state["log"]).to.deep.equal([["p"], ["a1", "b1"], ["a2", "b2"], ["a3", "b3"]]);
   });
 
   it("writes the resolved count into countField", async () => {
