@@ -41,6 +41,7 @@ import {
 } from "../graph/index.ts";
 import { beginFanOutCheckpoint, isCheckpointError, type InstanceContribution } from "../checkpoint/index.ts";
 import type { Middleware } from "../graph/index.ts";
+import { runWrappingChain } from "./wrapping-chain.ts";
 import { CancelledError, cancellationSignal } from "./cancellation.ts";
 import { isFailureIsolationMiddleware } from "./middleware/failure-isolation.ts";
 import { dispatchBounded } from "./concurrency.ts";
@@ -389,7 +390,7 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
         let final: Readonly<StateRecord>;
         try {
           const invokeInstance = (s: Readonly<StateRecord>) => ctx.runSubgraph(sub, s, { fanOutIndex: i }) as Promise<StateRecord>;
-          final = instanceChain.length > 0 ? await runInstanceChain(instanceChain, input, invokeInstance, ctx) : await invokeInstance(input);
+          final = instanceChain.length > 0 ? await runWrappingChain(instanceChain, input, invokeInstance, ctx) : await invokeInstance(input);
         } catch (e) {
           // §10.11.2 collect: a recorded error entry is the instance's durable contribution.
           if (this.errorPolicy === "collect" && isInstanceFailure(e)) {
@@ -506,17 +507,3 @@ export function fanOut<P extends StateRecord, C extends StateRecord, U = Partial
   return new FanOutNode(options as unknown as FanOutOptions<StateRecord, StateRecord>) as unknown as NodeKind<P, U>;
 }
 
-/** §9.7: run `chain` (outer to inner) around one instance's subgraph invocation. */
-function runInstanceChain(
-  chain: readonly Middleware<StateRecord, StateRecord>[],
-  input: Readonly<StateRecord>,
-  invoke: (s: Readonly<StateRecord>) => Promise<StateRecord>,
-  ctx: NodeExecutionContext<StateRecord>,
-): Promise<StateRecord> {
-  const step = (i: number, s: Readonly<StateRecord>): Promise<StateRecord> => {
-    const m = chain[i];
-    if (m === undefined) return invoke(s);
-    return Promise.resolve(m(s, (next?: Readonly<StateRecord>) => step(i + 1, next ?? s), ctx)).then((u) => (u ?? {}) as StateRecord);
-  };
-  return step(0, input);
-}

@@ -38,6 +38,7 @@ import {
   type StateSchema,
 } from "../graph/index.ts";
 import type { Middleware } from "../graph/index.ts";
+import { runWrappingChain } from "./wrapping-chain.ts";
 import { CancelledError } from "./cancellation.ts";
 import { dispatchBounded } from "./concurrency.ts";
 import { ERROR_POLICIES, branchErrorRecord, type BranchFailure, type ErrorPolicy } from "./error-policy.ts";
@@ -291,7 +292,7 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
           return (await ctx.runSubgraph(b.graph, input, { branchName: b.name })) as StateRecord;
         };
         const input = b.isCall ? state : projectIn(b.inPairs, state);
-        const result = b.middleware.length > 0 ? await runBranchChain(b.middleware, input, invokeBranch, ctx) : await invokeBranch(input);
+        const result = b.middleware.length > 0 ? await runWrappingChain(b.middleware, input, invokeBranch, ctx) : await invokeBranch(input);
         if (b.isCall) return result;
         const contribution: StateRecord = {};
         for (const [p, s] of b.outPairs) if (result[s] !== undefined) contribution[p] = result[s];
@@ -332,20 +333,6 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
   }
 }
 
-/** §11.7: run `chain` (outer to inner) around one branch invocation. */
-function runBranchChain(
-  chain: readonly Middleware<StateRecord, StateRecord>[],
-  input: Readonly<StateRecord>,
-  invoke: (s: Readonly<StateRecord>) => Promise<StateRecord>,
-  ctx: NodeExecutionContext<StateRecord>,
-): Promise<StateRecord> {
-  const step = (i: number, s: Readonly<StateRecord>): Promise<StateRecord> => {
-    const m = chain[i];
-    if (m === undefined) return invoke(s);
-    return Promise.resolve(m(s, (next?: Readonly<StateRecord>) => step(i + 1, next ?? s), ctx)).then((u) => (u ?? {}) as StateRecord);
-  };
-  return step(0, input);
-}
 
 /** A builder over the parent schema carrying the parent's builder-declared reducers. */
 function builderFor(ctx: NodeCompileContext): GraphBuilder<StateRecord, unknown> {
