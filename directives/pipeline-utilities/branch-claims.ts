@@ -11,6 +11,7 @@ import * as F from "../../harness/graph/facets.ts";
 import { describeResult } from "../../harness/graph/reading.ts";
 import { CapturedEvents } from "../../harness/pipeline/facets.ts";
 import { BranchCalls } from "../general/parallel-branches.ts";
+import { branchSpecs } from "../../harness/pipeline/fixture-nodes.ts";
 
 const HOME = "pipeline-utilities";
 const schema = { type: "boolean" } as const;
@@ -104,27 +105,7 @@ function callUpdates(ctx: CheckContext): Array<[string, string, unknown]> {
   return out;
 }
 
-function branchSpecs(ctx: CheckContext): Array<[string, Record<string, unknown>]> {
-  const out: Array<[string, Record<string, unknown>]> = [];
-  for (const e of ctx.caseSpec.entries) {
-    if (e.key !== "nodes" || typeof e.value !== "object" || e.value === null) continue;
-    for (const body of Object.values(e.value as Record<string, Record<string, unknown> | null>)) {
-      const pb = body?.parallel_branches as { branches?: Record<string, Record<string, unknown>> } | undefined;
-      if (pb?.branches) out.push(...Object.entries(pb.branches));
-    }
-  }
-  return out;
-}
-
 /** The branch names of the case's parallel_branches node(s), from the fixture. */
 function branchesOf(ctx: CheckContext): string[] {
-  const out: string[] = [];
-  for (const e of ctx.caseSpec.entries) {
-    if (e.key !== "nodes" || typeof e.value !== "object" || e.value === null) continue;
-    for (const body of Object.values(e.value as Record<string, Record<string, unknown> | null>)) {
-      const pb = body?.parallel_branches as { branches?: Record<string, unknown> } | undefined;
-      if (pb?.branches) out.push(...Object.keys(pb.branches));
-    }
-  }
-  return out;
+  return branchSpecs(ctx).map(([name]) => name);
 }

@@ -11,6 +11,7 @@ import { isFailureIsolationEvent } from "../../src/pipeline/middleware/index.ts"
 import * as F from "../../harness/graph/facets.ts";
 import { classify } from "../../harness/graph/reading.ts";
 import { CapturedEvents } from "../../harness/pipeline/facets.ts";
+import { fanOutBlock } from "../../harness/pipeline/fixture-nodes.ts";
 
 const HOME = "pipeline-utilities";
 const schema = { type: "boolean" } as const;
@@ -19,14 +20,13 @@ const isolations = (obs: Observation) => (obs.tryGet(CapturedEvents) ?? []).filt
 
 /** The (first) fan-out node's collect / target fields, from the fixture. */
 function fanOutFields(ctx: CheckContext): { collect: string; target: string } | null {
-  for (const e of ctx.caseSpec.entries) {
-    if (e.key !== "nodes" || typeof e.value !== "object" || e.value === null) continue;
-    for (const body of Object.values(e.value as Record<string, Record<string, unknown> | null>)) {
-      const fo = body?.fan_out as { collect_field?: string; target_field?: string } | undefined;
-      if (fo?.collect_field && fo.target_field) return { collect: fo.collect_field, target: fo.target_field };
-    }
-  }
-  return null;
+  const fo = fanOutBlock(ctx);
+  return fo?.collect_field && fo.target_field ? { collect: fo.collect_field, target: fo.target_field } : null;
+}
+
+/** The fan-out node's extra_outputs (parent → subgraph field), from the fixture. */
+function extraOutputs(ctx: CheckContext): Record<string, string> {
+  return fanOutBlock(ctx)?.extra_outputs ?? {};
 }
 
 /** 064: the isolation event's category is the originating cause's, resolved through the carrier. */
@@ -109,18 +109,6 @@ export class DegradeDoesNotSuppressReducerError {
     const r = obs.get(F.Result, ctx.locate(ctx.self.path));
     ctx.match(value, r.kind === "errored" && classify(r.error).category === "reducer_error" && isolations(obs).length > 0, null);
   }
-}
-
-/** The fan-out node's extra_outputs (parent → subgraph field), from the fixture. */
-function extraOutputs(ctx: CheckContext): Record<string, string> {
-  for (const e of ctx.caseSpec.entries) {
-    if (e.key !== "nodes" || typeof e.value !== "object" || e.value === null) continue;
-    for (const body of Object.values(e.value as Record<string, Record<string, unknown> | null>)) {
-      const fo = body?.fan_out as { extra_outputs?: Record<string, string> } | undefined;
-      if (fo?.extra_outputs) return fo.extra_outputs;
-    }
-  }
-  return {};
 }
 
 /** 065: each degraded instance's slot in target_field is its degraded update's collect_field value. */

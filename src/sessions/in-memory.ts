@@ -13,8 +13,8 @@ import { SessionWriteConflictError } from "./errors.ts";
 import {
   checkSchemaVersion,
   checkSessionId,
-  decodeSessionState,
   encodeSessionState,
+  sessionRecordOf,
   type SessionRecord,
   type SessionRecordInput,
   type SessionSaveResult,
@@ -50,14 +50,7 @@ export class InMemorySessionStore implements SessionStore {
     checkSessionId(sessionId);
     const row = this.#rows.get(sessionId);
     if (!row) return null;
-    return Object.freeze({
-      sessionId,
-      state: decodeSessionState(row.state),
-      schemaVersion: row.schemaVersion,
-      createdAt: new Date(row.createdAt),
-      updatedAt: new Date(row.updatedAt),
-      version: row.version,
-    });
+    return sessionRecordOf(sessionId, row);
   }
 
   /** §5.2 (+ §8.2 `expectedVersion`). */

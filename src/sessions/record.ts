@@ -115,3 +115,24 @@ export function checkSchemaVersion(v: unknown): string {
   if (typeof v !== "string") throw new TypeError("schemaVersion must be a string");
   return v;
 }
+
+/** A stored row, as both bundled stores keep it: the encoded state plus versioning and timestamps (ms). */
+export interface StoredSessionRow {
+  readonly state: string;
+  readonly schemaVersion: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly version: number;
+}
+
+/** The frozen {@link SessionRecord} a store returns from `load()` for a stored row. */
+export function sessionRecordOf(sessionId: string, row: StoredSessionRow): SessionRecord {
+  return Object.freeze({
+    sessionId,
+    state: decodeSessionState(row.state),
+    schemaVersion: row.schemaVersion,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+    version: row.version,
+  });
+}

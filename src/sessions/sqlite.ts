@@ -17,8 +17,8 @@ import { SessionWriteConflictError } from "./errors.ts";
 import {
   checkSchemaVersion,
   checkSessionId,
-  decodeSessionState,
   encodeSessionState,
+  sessionRecordOf,
   type SessionRecord,
   type SessionRecordInput,
   type SessionSaveResult,
@@ -121,12 +121,11 @@ export class SqliteSessionStore implements SessionStore {
     checkSessionId(sessionId);
     const row = this.#select.get(sessionId);
     if (!row) return null;
-    return Object.freeze({
-      sessionId: row.session_id,
-      state: decodeSessionState(row.state),
+    return sessionRecordOf(row.session_id, {
+      state: row.state,
       schemaVersion: row.schema_version,
-      createdAt: new Date(row.created_at),
-      updatedAt: new Date(row.updated_at),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
       version: row.version,
     });
   }
