@@ -31,7 +31,7 @@ import { CheckpointNotFoundError, CheckpointRecordInvalidError } from "./errors.
 import { MigrationRegistry, type SerializedState } from "./migrations.ts";
 import { validateRecord, type CheckpointRecord, type NodePosition } from "./record.ts";
 import type { SavePoint } from "./recorder.ts";
-import { childGraphOf, completeSubgraphNode, nodeKindOf, routeAfter } from "./topology.ts";
+import { childGraphOf, completeSubgraphNode } from "./topology.ts";
 
 type AnyGraph = CompiledGraph<StateRecord, unknown>;
 type State = Readonly<StateRecord>;
@@ -170,7 +170,7 @@ export async function planResume(graph: AnyGraph, record: CheckpointRecord, id: 
       const child = childGraphOf(g, path[i]!);
       if (child === undefined) {
         throw new CheckpointRecordInvalidError(
-          `completed position ${JSON.stringify(path)}: node "${path[i]}" of graph "${g.name}" (${nodeKindOf(g, path[i]!)?.kind}) does not run a subgraph`,
+          `completed position ${JSON.stringify(path)}: node "${path[i]}" of graph "${g.name}" (${g.nodeKind(path[i]!)}) does not run a subgraph`,
         );
       }
       graphs.push(child);
@@ -187,7 +187,7 @@ export async function planResume(graph: AnyGraph, record: CheckpointRecord, id: 
   let step: number | undefined = pos.step;
   let next: string | undefined;
   for (;;) {
-    const target = await routeAfter(graphs[d]!, node, state, edgeContext(id, graphs[d]!, path.slice(0, d + 1), states.slice(0, d), step));
+    const target = await graphs[d]!.routeAfter(node, state, edgeContext(id, graphs[d]!, path.slice(0, d + 1), states.slice(0, d), step));
     if (target !== END) {
       next = target;
       break;

@@ -5,11 +5,13 @@
  */
 import type { CompileWarning } from "./compile-errors.ts";
 import { activeWorkers, drainEventsFor, drainWorkers, type DrainOptions, type DrainSummary } from "./drain.ts";
-import { GraphRuntimeError } from "./errors.ts";
-import { GraphInterrupt, type InvocationHooks } from "./extension.ts";
+import type { RouteTarget } from "./end.ts";
+import { GraphRuntimeError, type ErrorLocation } from "./errors.ts";
+import { GraphInterrupt, type InvocationHooks, type NodeContext, type NodeKind } from "./extension.ts";
 import { own, runGraph } from "./execution.ts";
 import { INTERNALS, type GraphRuntime } from "./internals.ts";
 import { checkId, engineStorage, Frame, Invocation } from "./invocation.ts";
+import { mergeInto } from "./merge.ts";
 import {
   normalizeObserverInput,
   toRegistration,
@@ -19,7 +21,19 @@ import {
 } from "./observers.ts";
 import type { CompletedInvocation, InvocationResult, InvokeOptions, SuspendedInvocation } from "./outcomes.ts";
 import type { StateSchema } from "./state-schema.ts";
+import { resolveEdge } from "./routing.ts";
 import type { StateRecord } from "./state-types.ts";
+
+/** What {@link CompiledGraph.node} reports of a declared node. */
+export interface GraphNodeInfo {
+  readonly name: string;
+  /** The node kind object: `kind.kind` is `"function"`, `"subgraph"`, `"fan_out"`, …; composites list `subgraphs`. */
+  readonly kind: NodeKind<StateRecord, unknown>;
+  /** The outgoing edge: a static target, or a conditional edge with its declared targets (`null`: undeclared). */
+  readonly edge:
+    | { readonly kind: "static"; readonly to: RouteTarget }
+    | { readonly kind: "conditional"; readonly targets: ReadonlySet<RouteTarget> | null };
+}
 
 /** An immutable, executable graph over state `S` (partial updates `U`). */
 export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> {
@@ -54,6 +68,44 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
   /** The node kind of a node (`"function"`, `"subgraph"`, or a composite kind). */
   nodeKind(name: string): string | undefined {
     return this[INTERNALS].nodes.get(name)?.kind.kind;
+  }
+
+  /**
+   * Introspect a declared node: its {@link NodeKind} object (a composite's `subgraphs` and options)
+   * and its outgoing edge. Undefined when the graph has no such node.
+   */
+  node(name: string): GraphNodeInfo | undefined {
+    const n = this[INTERNALS].nodes.get(name);
+    if (n === undefined) return undefined;
+    const edge: GraphNodeInfo["edge"] =
+      n.edge.kind === "static" ? { kind: "static", to: n.edge.to } : { kind: "conditional", targets: n.edge.targets };
+    return Object.freeze({ name: n.name, kind: n.kind, edge: Object.freeze(edge) });
+  }
+
+  /**
+   * Where the engine goes after node `nodeName` completed with post-update state `state` (§3): its
+   * static target, or its conditional edge function evaluated now with `ctx` — exactly the routing
+   * a live run does. Rejects with `edge_exception` when the edge function raises and
+   * `routing_error` for a destination that is not a declared node, END, or a declared target.
+   * Checkpoint resume uses it to continue after a saved completed position (pipeline-utilities §10.4).
+   */
+  async routeAfter(nodeName: string, state: Readonly<S>, ctx: NodeContext): Promise<RouteTarget> {
+    const rt = this[INTERNALS];
+    const node = rt.nodes.get(nodeName);
+    if (node === undefined) throw new RangeError(`graph "${rt.name}" has no node "${nodeName}"`);
+    const at = (): ErrorLocation => ({ nodeName, namespace: ctx.namespace, state, parentStates: ctx.parentStates });
+    return resolveEdge(rt, node, state, ctx, at);
+  }
+
+  /**
+   * Merge a partial update into `prior` through this graph's effective reducers and validate the
+   * changed fields — what the engine does with a node's return value (§2 *Reducers*). Returns a new
+   * frozen state (or `prior` when nothing was written). Throws `reducer_error` or
+   * `state_validation_error` located at `at` (default: no node).
+   */
+  mergeUpdate(prior: Readonly<S>, update: Readonly<U> | Readonly<Record<string, unknown>>, at: ErrorLocation = {}): Readonly<S> {
+    const nodeName = at.nodeName ?? "(merge)";
+    return mergeInto(this[INTERNALS], prior, update, nodeName, () => ({ ...at, state: prior })) as Readonly<S>;
   }
 
   /**

@@ -8,17 +8,8 @@
  * (§3 defines none). When nothing observes the invocation, no event objects are built.
  */
 import { drainEventsFor, type DrainOptions, type DrainSummary } from "./drain.ts";
-import { END, formatTarget, type RouteTarget } from "./end.ts";
-import {
-  EdgeException,
-  GraphRuntimeError,
-  NodeException,
-  ReducerError,
-  RoutingError,
-  StateValidationError,
-  type ErrorLocation,
-  type ValidationIssue,
-} from "./errors.ts";
+import { END, type RouteTarget } from "./end.ts";
+import { GraphRuntimeError, NodeException, StateValidationError, type ErrorLocation } from "./errors.ts";
 import type { NodeEvent, NodeEventExtras, NodePhase, ObserverEvent } from "./events.ts";
 import {
   GraphInterrupt,
@@ -26,10 +17,10 @@ import {
   type StartPosition,
   type SubgraphRunOptions,
 } from "./extension.ts";
-import { deepFreeze, freezeShallow } from "./freeze.ts";
-import { INTERNALS, type CompiledEdge, type CompiledNode, type GraphRuntime } from "./internals.ts";
+import { INTERNALS, type CompiledNode, type GraphRuntime } from "./internals.ts";
 import { currentAttemptIndex, engineStorage, Frame, type Invocation } from "./invocation.ts";
-import { lastWriteWins, reducerNameOf } from "./reducers.ts";
+import { mergeInto } from "./merge.ts";
+import { resolveEdge } from "./routing.ts";
 import type { StateSchema } from "./state-schema.ts";
 import type { StateRecord } from "./state-types.ts";
 import type { CompiledGraph } from "./compiled-graph.ts";
@@ -373,105 +364,29 @@ function runChain(ctx: DispatchContext, i: number, s: State): unknown {
   return mws[i]!(s, next, ctx);
 }
 
-function describeValue(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  return typeof v;
-}
-
 /** Merge a partial update through the field reducers, then validate the changed fields (§2, §4). */
 function applyUpdate(ctx: DispatchContext, prior: State, update: unknown): State {
-  if (update === undefined || update === null) return prior;
-  const f = ctx.frame;
-  if (typeof update !== "object" || Array.isArray(update)) {
-    throw own(
-      new NodeException(
-        new TypeError(`node "${ctx.node.name}" returned ${describeValue(update)}; a node must return a mapping of field updates`),
-        loc(ctx, prior),
-      ),
-      f.inv,
-    );
+  try {
+    return mergeInto(ctx.frame.rt, prior, update, ctx.node.name, () => loc(ctx, prior));
+  } catch (e) {
+    throw e instanceof GraphRuntimeError ? own(e, ctx.frame.inv) : e;
   }
-  const rt = f.rt;
-  const u = update as Record<string, unknown>;
-  let next: Record<string, unknown> | undefined;
-  let changed: string[] | undefined;
-  for (const key in u) {
-    if (!Object.prototype.hasOwnProperty.call(u, key)) continue;
-    const value = u[key];
-    if (value === undefined) continue;
-    const reducer = rt.reducers.get(key) ?? lastWriteWins;
-    let merged: unknown;
-    deepFreeze(value);
-    if (reducer === lastWriteWins) merged = value;
-    else {
-      try {
-        merged = (reducer as (p: unknown, u: unknown) => unknown)(prior[key], value);
-      } catch (cause) {
-        throw own(new ReducerError(key, reducerNameOf(reducer), cause, loc(ctx, prior)), f.inv);
-      }
-      freezeShallow(merged);
-    }
-    if (next === undefined) next = { ...prior };
-    next[key] = merged;
-    (changed ??= []).push(key);
-  }
-  if (next === undefined) return prior;
-  Object.freeze(next);
-  let issues: ValidationIssue[] | undefined;
-  const schema = rt.schema;
-  for (const key of changed!) {
-    const is = schema.validateField(key, next[key]);
-    if (is.length) (issues ??= []).push(...is);
-  }
-  if (issues) {
-    throw own(new StateValidationError(issues, { ...loc(ctx, prior), invalidState: next, boundary: `merge of node "${ctx.node.name}"` }), f.inv);
-  }
-  return next;
 }
 
-function checkTarget(ctx: DispatchContext, edge: CompiledEdge & { kind: "conditional" }, r: unknown, post: State): RouteTarget {
-  if (r === END || (typeof r === "string" && ctx.frame.rt.nodes.has(r))) {
-    if (edge.targets === null || edge.targets.has(r as RouteTarget)) return r as RouteTarget;
-    throw own(
-      new RoutingError(
-        `conditional edge from "${ctx.node.name}" returned ${formatTarget(r)}, which is not among its declared targets`,
-        r,
-        loc(ctx, post),
-      ),
-      ctx.frame.inv,
-    );
-  }
-  const hint = r === "END" ? " (use the END sentinel, not the string \"END\")" : "";
-  throw own(
-    new RoutingError(
-      `conditional edge from "${ctx.node.name}" returned ${formatTarget(r)}, which is neither a declared node nor END${hint}`,
-      r,
-      loc(ctx, post),
-    ),
-    ctx.frame.inv,
-  );
-}
-
+/** Resolve the outgoing edge against the post-update state (§3), owning any §4 error it raises. */
 function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<RouteTarget> {
   const edge = ctx.node.edge;
   if (edge.kind === "static") return edge.to;
   const inv = ctx.frame.inv;
-  let r: unknown;
+  const mine = (e: unknown): never => {
+    throw e instanceof GraphRuntimeError ? own(e, inv) : e;
+  };
   try {
-    r = edge.fn(post, ctx);
-  } catch (cause) {
-    throw own(new EdgeException(cause, loc(ctx, post)), inv);
+    const r = resolveEdge(ctx.frame.rt, ctx.node, post, ctx, () => loc(ctx, post));
+    return isThenable(r) ? Promise.resolve(r).then(undefined, mine) : r;
+  } catch (e) {
+    return mine(e);
   }
-  if (isThenable(r)) {
-    return Promise.resolve(r).then(
-      (v) => checkTarget(ctx, edge, v, post),
-      (cause: unknown) => {
-        throw own(new EdgeException(cause, loc(ctx, post)), inv);
-      },
-    );
-  }
-  return checkTarget(ctx, edge, r, post);
 }
 
 /** Node executions between event-loop turns in one graph run. */

@@ -45,7 +45,7 @@ export type { AnyReducerFn, Reducer, ReducerFn, ReducerMeta, ReducerSpec, KeySpe
 export { END, type End, type RouteTarget } from "./end.ts";
 export { GraphBuilder, graph } from "./builder.ts";
 export type { CompileOptions, ConditionalEdgeOptions, NodeOptions } from "./builder.ts";
-export { CompiledGraph } from "./compiled-graph.ts";
+export { CompiledGraph, type GraphNodeInfo } from "./compiled-graph.ts";
 export { CompileError } from "./compile-errors.ts";
 export type {
   CompileDiagnostic,

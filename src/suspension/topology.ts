@@ -1,15 +1,10 @@
 /**
  * What suspension needs to know about a compiled graph's composite nodes: which node kind runs
  * the child a `suspend()` call sits in, and that kind's error policy (§8.2 / §8.3 `collect`
- * rejection).
- *
- * **Engine bridge.** `CompiledGraph` exposes node names and kind names, not the node kind objects,
- * so this reads them through `src/checkpoint/topology.ts` — the one module that reads the engine's
- * internal runtime — rather than a second reader. It goes away once the engine exposes a node's
- * kind object (or its child graphs and error policy) publicly.
+ * rejection) — read through the engine's public {@link CompiledGraph.node} introspection.
  */
 import type { CompiledGraph, StateRecord } from "../graph/index.ts";
-import { childGraphOf, nodeKindOf } from "../checkpoint/topology.ts";
+import { childGraphOf } from "../checkpoint/topology.ts";
 
 type AnyGraph = CompiledGraph<StateRecord, unknown>;
 
@@ -39,7 +34,7 @@ export function collectContext(
   let g: AnyGraph | undefined = root;
   for (let i = 0; i < namespace.length - 1 && g !== undefined; i++) {
     const name = namespace[i]!;
-    const kind = nodeKindOf(g, name) as PolicyKind | undefined;
+    const kind = g.node(name)?.kind as PolicyKind | undefined;
     if (kind === undefined) return null;
     const fi = fanOutIndexChain[i];
     const bn = branchNameChain[i];

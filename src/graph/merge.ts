@@ -1,0 +1,76 @@
+/**
+ * Merging a node's partial update into state (graph-engine §2 *Reducers*, §4 `reducer_error` /
+ * `state_validation_error`): each written field goes through the graph's effective reducer, then
+ * every changed field is validated against the schema. One implementation serves the execution
+ * loop and the public {@link CompiledGraph.mergeUpdate}.
+ */
+import { NodeException, ReducerError, StateValidationError, type ErrorLocation, type ValidationIssue } from "./errors.ts";
+import { deepFreeze, freezeShallow } from "./freeze.ts";
+import type { GraphRuntime } from "./internals.ts";
+import { lastWriteWins, reducerNameOf } from "./reducers.ts";
+import type { StateRecord } from "./state-types.ts";
+
+type State = Readonly<StateRecord>;
+
+function describeValue(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  return typeof v;
+}
+
+/**
+ * @internal Merge `update` (what node `nodeName` returned) into `prior`. Returns `prior` itself when
+ * nothing was written. Throws — unowned — `node_exception` for a non-mapping update, `reducer_error`
+ * when a reducer raises, `state_validation_error` when a merged field fails its type; `at()` gives
+ * the error's location (called only on failure).
+ */
+export function mergeInto(
+  rt: Pick<GraphRuntime, "schema" | "reducers">,
+  prior: State,
+  update: unknown,
+  nodeName: string,
+  at: () => ErrorLocation,
+): State {
+  if (update === undefined || update === null) return prior;
+  if (typeof update !== "object" || Array.isArray(update)) {
+    throw new NodeException(
+      new TypeError(`node "${nodeName}" returned ${describeValue(update)}; a node must return a mapping of field updates`),
+      at(),
+    );
+  }
+  const u = update as Record<string, unknown>;
+  let next: Record<string, unknown> | undefined;
+  let changed: string[] | undefined;
+  for (const key in u) {
+    if (!Object.prototype.hasOwnProperty.call(u, key)) continue;
+    const value = u[key];
+    if (value === undefined) continue;
+    const reducer = rt.reducers.get(key) ?? lastWriteWins;
+    let merged: unknown;
+    deepFreeze(value);
+    if (reducer === lastWriteWins) merged = value;
+    else {
+      try {
+        merged = (reducer as (p: unknown, u: unknown) => unknown)(prior[key], value);
+      } catch (cause) {
+        throw new ReducerError(key, reducerNameOf(reducer), cause, at());
+      }
+      freezeShallow(merged);
+    }
+    if (next === undefined) next = { ...prior };
+    next[key] = merged;
+    (changed ??= []).push(key);
+  }
+  if (next === undefined) return prior;
+  Object.freeze(next);
+  let issues: ValidationIssue[] | undefined;
+  const schema = rt.schema;
+  for (const key of changed!) {
+    const is = schema.validateField(key, next[key]);
+    if (is.length) (issues ??= []).push(...is);
+  }
+  if (issues) {
+    throw new StateValidationError(issues, { ...at(), invalidState: next, boundary: `merge of node "${nodeName}"` });
+  }
+  return next;
+}
