@@ -39,6 +39,7 @@
 import type { NodeEvent, NodeExecutionContext, StateRecord } from "../graph/index.ts";
 import { CheckpointError, CheckpointRecordInvalidError } from "./errors.ts";
 import type { FanOutInstanceProgress, FanOutLineageElement, FanOutProgressEntry, NodePosition } from "./record.ts";
+import { VersionedList } from "./versioned-list.ts";
 
 /** A completed instance's durable contribution (§10.11 `result` / `result_is_error`). */
 export interface InstanceContribution {
@@ -163,7 +164,7 @@ export class ProgressEntry {
   readonly fanOutNodeName: string;
   readonly lineage: readonly FanOutLineageElement[] | undefined;
   readonly instanceCount: number;
-  readonly instances: FanOutInstanceProgress[];
+  readonly instances: VersionedList<FanOutInstanceProgress>;
   readonly skips: ReadonlyMap<number, InstanceContribution>;
   #snapshot: FanOutProgressEntry | undefined;
 
@@ -171,7 +172,7 @@ export class ProgressEntry {
     namespace: readonly string[],
     node: string,
     lineage: readonly FanOutLineageElement[] | undefined,
-    instances: FanOutInstanceProgress[],
+    instances: readonly FanOutInstanceProgress[],
     skips: ReadonlyMap<number, InstanceContribution> = new Map(),
   ) {
     this.namespace = Object.freeze([...namespace]);
@@ -179,7 +180,7 @@ export class ProgressEntry {
     this.lineage = lineage === undefined ? undefined : Object.freeze([...lineage]);
     this.key = keyOf(namespace, node, lineage);
     this.instanceCount = instances.length;
-    this.instances = instances;
+    this.instances = new VersionedList(instances);
     this.skips = skips;
   }
 
@@ -189,29 +190,34 @@ export class ProgressEntry {
   }
 
   set(i: number, p: FanOutInstanceProgress): void {
-    this.instances[i] = p;
+    this.instances.set(i, p);
     this.#snapshot = undefined;
   }
 
   markInFlight(i: number): boolean {
-    if (this.instances[i]!.state !== "not_started") return false;
+    if (this.instances.get(i).state !== "not_started") return false;
     this.set(i, IN_FLIGHT_EMPTY);
     return true;
   }
 
   addInnerPosition(i: number, pos: NodePosition): void {
-    const cur = this.instances[i]!;
+    const cur = this.instances.get(i);
     if (cur.state !== "in_flight") return;
     this.set(i, Object.freeze({ state: "in_flight", resultIsError: false, completedInnerPositions: Object.freeze([...(cur.completedInnerPositions ?? []), pos]) }));
   }
 
+  /** This entry as of now (its `instances` shared with later saves, see {@link VersionedList}). */
   snapshot(): FanOutProgressEntry {
-    return (this.#snapshot ??= Object.freeze({
+    if (this.#snapshot !== undefined) return this.#snapshot;
+    const instances = this.instances.snapshot();
+    return (this.#snapshot = Object.freeze({
       namespace: this.namespace,
       fanOutNodeName: this.fanOutNodeName,
       instanceCount: this.instanceCount,
       ...(this.lineage !== undefined ? { enclosingFanOutLineage: this.lineage } : {}),
-      instances: Object.freeze([...this.instances]),
+      get instances() {
+        return instances();
+      },
     }));
   }
 }
@@ -225,7 +231,7 @@ export class FanOutProgressTracker {
 
   constructor(loaded: readonly FanOutProgressEntry[] = []) {
     for (const e of loaded) {
-      const entry = new ProgressEntry(e.namespace, e.fanOutNodeName, e.enclosingFanOutLineage, [...e.instances]);
+      const entry = new ProgressEntry(e.namespace, e.fanOutNodeName, e.enclosingFanOutLineage, e.instances);
       this.#entries.set(entry.key, entry);
       this.#saved.set(entry.key, e);
     }

@@ -87,6 +87,18 @@ function positionOf(ev: NodeEvent): NodePosition {
   return Object.freeze(p);
 }
 
+/**
+ * A frozen copy of `list`'s current prefix, made on first read. `list` only grows, so the prefix
+ * never changes: records share it instead of each copying every position so far — a save stays
+ * O(1) for a backend that keeps the record (in memory) rather than O(positions), which made a
+ * long loop's checkpointing quadratic.
+ */
+function prefixView<T>(list: readonly T[]): () => readonly T[] {
+  const n = list.length;
+  let copy: readonly T[] | undefined;
+  return () => (copy ??= Object.freeze(list.slice(0, n)));
+}
+
 function hasNonNull(chain: readonly unknown[]): boolean {
   for (const x of chain) if (x !== null && x !== undefined) return true;
   return false;
@@ -100,8 +112,10 @@ export class CheckpointRecorder implements ProgressHost {
   failure: CheckpointError | undefined;
   readonly hooks: InvocationHooks;
   readonly #init: RecorderInit;
+  /** Append-only: a record's `completedPositions` is a prefix of it. */
   readonly #positions: NodePosition[];
-  #positionsSnapshot: readonly NodePosition[] | undefined;
+  /** The prefix view handed to the records saved since the last new position. */
+  #positionsView: (() => readonly NodePosition[]) | undefined;
   #savePoint: SavePoint | undefined;
   #nextStep: number;
   #lastSavedAt = 0;
@@ -158,7 +172,7 @@ export class CheckpointRecorder implements ProgressHost {
       if (inFanOut) this.progress.onInnerEvent(ev, pos);
       else {
         this.#positions.push(pos);
-        this.#positionsSnapshot = undefined;
+        this.#positionsView = undefined;
         if (!hasNonNull(ev.branchNameChain)) this.#savePoint = { state: ev.postState!, parentStates: ev.parentStates };
       }
       this.progress.onNodeSucceeded(ev);
@@ -180,11 +194,14 @@ export class CheckpointRecorder implements ProgressHost {
     const sp = this.#savePoint ?? { state: {}, parentStates: [] };
     const init = this.#init;
     const fan = this.progress.snapshot();
+    const positions = (this.#positionsView ??= prefixView(this.#positions));
     const r: CheckpointRecord = {
       invocationId: init.invocationId,
       correlationId: init.correlationId,
       state: sp.state,
-      completedPositions: (this.#positionsSnapshot ??= Object.freeze([...this.#positions])),
+      get completedPositions() {
+        return positions();
+      },
       parentStates: sp.parentStates,
       schemaVersion: init.schemaVersion,
       lastSavedAt: this.#lastSavedAt,
