@@ -7,7 +7,7 @@
 import { NodeException, ReducerError, StateValidationError, type ErrorLocation, type ValidationIssue } from "./errors.ts";
 import { deepFreeze, freezeShallow } from "./freeze.ts";
 import type { GraphRuntime } from "./internals.ts";
-import { lastWriteWins, reducerNameOf } from "./reducers.ts";
+import { append, lastWriteWins, reducerNameOf } from "./reducers.ts";
 import type { StateRecord } from "./state-types.ts";
 
 type State = Readonly<StateRecord>;
@@ -41,6 +41,8 @@ export function mergeInto(
   const u = update as Record<string, unknown>;
   let next: Record<string, unknown> | undefined;
   let changed: string[] | undefined;
+  /** Per changed key (same order): the value whose validity decides the merged field's. */
+  let checked: unknown[] | undefined;
   for (const key in u) {
     if (!Object.prototype.hasOwnProperty.call(u, key)) continue;
     const value = u[key];
@@ -60,13 +62,21 @@ export function mergeInto(
     if (next === undefined) next = { ...prior };
     next[key] = merged;
     (changed ??= []).push(key);
+    // `append` concatenates two lists and a list type constrains only its elements, so with the
+    // prior value valid (every state is), the merged list is valid exactly when the appended part
+    // is: validate the update, not the whole (ever longer) list.
+    (checked ??= []).push(reducer === append ? value : merged);
   }
   if (next === undefined) return prior;
   Object.freeze(next);
   let issues: ValidationIssue[] | undefined;
   const schema = rt.schema;
-  for (const key of changed!) {
-    const is = schema.validateField(key, next[key]);
+  for (let k = 0; k < changed!.length; k++) {
+    const key = changed![k]!;
+    const part = checked![k];
+    let is = schema.validateField(key, part);
+    // An invalid appended part is reported against the merged list, so issue paths index it.
+    if (is.length && part !== next[key]) is = schema.validateField(key, next[key]);
     if (is.length) (issues ??= []).push(...is);
   }
   if (issues) {

@@ -127,3 +127,33 @@ describe("graph/introspection: CompiledGraph.node / routeAfter / mergeUpdate", (
     expect((err as ReducerError).category).to.equal("reducer_error");
   });
 });
+
+describe("graph/merge: an appended list is validated by its new part", () => {
+  const L = stateSchema({ fields: { xs: { type: "list<int>", default: [] } } });
+  const g = new GraphBuilder(L).addNode("a", noop).addEdge("a", END).declareReducer("xs", append).setEntry("a").compile();
+
+  it("accepts valid appends and reports a bad element at its index in the merged list", () => {
+    const prior = g.mergeUpdate(g.schema.create({}), { xs: [1, 2, 3] });
+    expect(g.mergeUpdate(prior, { xs: [4] })).to.deep.equal({ xs: [1, 2, 3, 4] });
+    let err: unknown;
+    try {
+      g.mergeUpdate(prior, { xs: [4, "five"] } as unknown as { xs: number[] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(StateValidationError);
+    const issues = (err as StateValidationError).issues;
+    expect(issues.map((i) => i.path)).to.deep.equal(["/xs/4"]);
+  });
+
+  it("a non-list append is a reducer_error, not a silent pass", () => {
+    const prior = g.schema.create({});
+    let err: unknown;
+    try {
+      g.mergeUpdate(prior, { xs: 7 } as unknown as { xs: number[] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).to.be.instanceOf(ReducerError);
+  });
+});
