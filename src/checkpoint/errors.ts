@@ -15,7 +15,7 @@
  * | `checkpoint_state_migration_failed` | resume: a migration function raised (§10.12.2) |
  * | `checkpoint_state_migration_chain_ambiguous` | registration (duplicate pair) or chain resolution (two shortest paths) (§10.12.1–2) |
  */
-import { GraphRuntimeError, type ErrorLocation } from "../graph/index.ts";
+import { GraphRuntimeError, type ErrorLocation, messageOf } from "../graph/index.ts";
 
 declare module "../graph/errors.ts" {
   interface RuntimeErrorCategories {
@@ -175,13 +175,3 @@ export function findCheckpointError(err: unknown): CheckpointError | undefined {
   return undefined;
 }
 
-/** @internal */
-export function messageOf(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (typeof e === "string") return e;
-  try {
-    return JSON.stringify(e) ?? String(e);
-  } catch {
-    return String(e);
-  }
-}

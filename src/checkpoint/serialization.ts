@@ -18,7 +18,8 @@
  * `checkpoint_save_failed`). Decoded values are plain data, independent of the current state
  * schema: exactly what a state migration receives (§10.12.1).
  */
-import { CheckpointRecordInvalidError, messageOf } from "./errors.ts";
+import { CheckpointRecordInvalidError } from "./errors.ts";
+import { messageOf } from "../graph/index.ts";
 import { fromRecordDocument, toRecordDocument, type CheckpointRecord } from "./record.ts";
 
 /** A JSON value. */

@@ -85,8 +85,13 @@ export abstract class GraphRuntimeError extends Error {
   }
 }
 
-function messageOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
+/**
+ * The message of any thrown value: an `Error`'s `message` (also one from another realm), a string
+ * itself, anything else as JSON (or `String()` where JSON fails). Every error message quoting a
+ * cause, and every cause-chain link's `message` (pipeline-utilities §6.3), uses it.
+ */
+export function messageOf(cause: unknown): string {
+  if (cause instanceof Error || Object.prototype.toString.call(cause) === "[object Error]") return (cause as Error).message;
   if (typeof cause === "string") return cause;
   try {
     return JSON.stringify(cause) ?? String(cause);

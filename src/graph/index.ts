@@ -78,6 +78,7 @@ export {
   RoutingError,
   StateValidationError,
   isGraphError,
+  messageOf,
 } from "./errors.ts";
 export type { RuntimeErrorCategory, RuntimeErrorCategories, ValidationIssue, ErrorLocation } from "./errors.ts";
 

@@ -7,7 +7,8 @@
  * - `"collect"`: everything runs to completion; successes merge, failures are recorded (when an
  *   errors field is configured) and the node itself never raises.
  */
-import { categoryOf, messageOf } from "./errors.ts";
+import { messageOf } from "../graph/index.ts";
+import { categoryOf } from "./errors.ts";
 
 /** §9.5 / §11.5 error policy. */
 export type ErrorPolicy = "fail_fast" | "collect";

@@ -145,8 +145,3 @@ export function categoryOf(err: unknown): string {
   return "error";
 }
 
-/** The message of any raised value. */
-export function messageOf(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return typeof err === "string" ? err : String(err);
-}

@@ -17,7 +17,7 @@
  * | `session_write_conflict` | `save(…, { expectedVersion })` found another version (§8.2) |
  * | `suspension_persistence_failed` | the session save at suspend failed: the outcome becomes errored (suspension §8.6) |
  */
-import { GraphRuntimeError } from "../graph/index.ts";
+import { GraphRuntimeError, messageOf } from "../graph/index.ts";
 import type { InvocationResult, StateRecord } from "../graph/index.ts";
 
 declare module "../graph/errors.ts" {
@@ -59,14 +59,6 @@ export const SESSION_ERROR_CATEGORIES: readonly SessionErrorCategory[] = Object.
 /** Where a session save was requested from (sessions §6). */
 export type SessionSavePoint = "completed" | "suspended" | "explicit";
 
-function messageOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  try {
-    return typeof cause === "string" ? cause : (JSON.stringify(cause) ?? String(cause));
-  } catch {
-    return String(cause);
-  }
-}
 
 /** Base class of the sessions §10 errors. Never transient. */
 export abstract class SessionError extends GraphRuntimeError {

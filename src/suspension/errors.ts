@@ -14,7 +14,7 @@
  * carries them in a `node_exception` whose `cause` is the suspension error; the §5.8 / pipeline-utilities
  * §6.4 category rule reads the suspension category through the carrier.
  */
-import { GraphRuntimeError, type ErrorLocation, type StateRecord, type SuspendedInvocation, type ValidationIssue } from "../graph/index.ts";
+import { GraphRuntimeError, type ErrorLocation, type StateRecord, type SuspendedInvocation, type ValidationIssue, messageOf } from "../graph/index.ts";
 
 declare module "../graph/errors.ts" {
   interface RuntimeErrorCategories {
@@ -44,14 +44,6 @@ export const SUSPENSION_ERROR_CATEGORIES: readonly SuspensionErrorCategory[] = O
   "suspension_in_unsupported_context",
 ]);
 
-function messageOf(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  try {
-    return typeof cause === "string" ? cause : (JSON.stringify(cause) ?? String(cause));
-  } catch {
-    return String(cause);
-  }
-}
 
 /** Base class of the suspension §9 errors. Never transient. */
 export abstract class SuspensionError extends GraphRuntimeError {

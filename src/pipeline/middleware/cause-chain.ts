@@ -6,7 +6,7 @@
  * error assertions — uses to classify a failure *through* the graph-engine §4 `node_exception`
  * carrier wrappers the engine adds at subgraph / fan-out / branch boundaries.
  */
-import { NodeException, type NodeContext } from "../../graph/index.ts";
+import { messageOf, NodeException, type NodeContext } from "../../graph/index.ts";
 
 /** One link of a cause chain (§6.3 `caught_exception.chain[i]`). */
 export interface CauseLink {
@@ -52,16 +52,6 @@ function isException(value: unknown): value is Error {
   return value instanceof Error || Object.prototype.toString.call(value) === "[object Error]";
 }
 
-/** The message of a raised value: `Error.message`, a thrown string itself, else a JSON / string rendering. */
-export function messageOf(value: unknown): string {
-  if (isException(value)) return value.message;
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 /**
  * Classify `error` by its cause chain (§6.4). Walks `Error.cause` from `error` (outermost) to the

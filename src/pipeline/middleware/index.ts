@@ -15,7 +15,8 @@
  */
 
 // §6.4 cause-chain classification
-export { classifyCause, categoryOf, isCarrier, messageOf, surfaceError } from "./cause-chain.ts";
+export { classifyCause, categoryOf, isCarrier, surfaceError } from "./cause-chain.ts";
+export { messageOf } from "../../graph/index.ts";
 export type { CauseClassification, CauseLink } from "./cause-chain.ts";
 
 // Errors and control signals
