@@ -157,3 +157,18 @@ describe("graph/merge: an appended list is validated by its new part", () => {
     expect(err).to.be.instanceOf(ReducerError);
   });
 });
+
+describe("graph/errors: messageOf renders any thrown value", () => {
+  it("Error, cross-realm Error, string, JSON, and String() when JSON fails", async () => {
+    const { messageOf } = await import("../../src/graph/index.ts");
+    const { runInNewContext } = await import("node:vm");
+    expect(messageOf(new Error("boom"))).to.equal("boom");
+    expect(messageOf(runInNewContext("new Error('other realm')"))).to.equal("other realm");
+    expect(messageOf("plain")).to.equal("plain");
+    expect(messageOf({ code: 7 })).to.equal('{"code":7}');
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    expect(messageOf(cyclic)).to.equal("[object Object]");
+    expect(messageOf(undefined)).to.equal("undefined");
+  });
+});
