@@ -195,7 +195,8 @@ export function toRecordDocument(r: CheckpointRecord): CheckpointRecordDocument 
   return doc as unknown as CheckpointRecordDocument;
 }
 
-function positionToDoc(p: NodePosition): NodePositionDocument {
+/** @internal one `completed_positions` entry in the spec's field names. */
+export function positionToDoc(p: NodePosition): NodePositionDocument {
   const d: Record<string, unknown> = { namespace: p.namespace, node_name: p.nodeName, step: p.step, attempt_index: p.attemptIndex };
   if (p.fanOutIndex !== undefined) d["fan_out_index"] = p.fanOutIndex;
   if (p.branchName !== undefined) d["branch_name"] = p.branchName;

@@ -183,11 +183,18 @@ export function serializeRecord(record: CheckpointRecord, encoding: RecordEncodi
   return JSON.stringify(encodeValue(toRecordDocument(record), encoding, "record"));
 }
 
-/** Parse what {@link serializeRecord} wrote. A corrupt text is `checkpoint_record_invalid`. */
-export function deserializeRecord(text: string, encoding: RecordEncoding = "tagged"): CheckpointRecord {
+/**
+ * Parse what {@link serializeRecord} wrote. A corrupt text is `checkpoint_record_invalid`.
+ * `completedPositions`, when given, are the record's position documents stored apart from it (the
+ * SQLite backend appends them to a table of their own); they replace the text's own list.
+ */
+export function deserializeRecord(text: string, encoding: RecordEncoding = "tagged", completedPositions?: readonly string[]): CheckpointRecord {
   let doc: unknown;
   try {
     doc = decodeValue(JSON.parse(text) as unknown, encoding);
+    if (completedPositions !== undefined && typeof doc === "object" && doc !== null) {
+      doc = { ...doc, completed_positions: completedPositions.map((p) => decodeValue(JSON.parse(p) as unknown, encoding)) };
+    }
   } catch (cause) {
     throw new CheckpointRecordInvalidError(`the stored record cannot be decoded (${messageOf(cause)})`, { cause });
   }

@@ -62,7 +62,7 @@ describe("checkpoint/sqlite: SqliteCheckpointer", () => {
     runs.close();
     expect(db.open).to.equal(true);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-    expect(tables.map((t) => t.name)).to.deep.equal(["app", "paused_invocations", "runs"]);
+    expect(tables.map((t) => t.name)).to.deep.equal(["app", "paused_invocations", "paused_invocations_positions", "runs", "runs_positions"]);
     db.close();
   });
 
@@ -74,6 +74,66 @@ describe("checkpoint/sqlite: SqliteCheckpointer", () => {
     expect(JSON.parse(row.record)).to.deep.include({ invocation_id: "i", state: { list: [1, { a: "b" }] } });
     await rejection(cp.save("j", record("j", { state: { m: new Map() } })));
     expect(await cp.load("j")).to.equal(undefined);
+    cp.close();
+  });
+
+  it("completed positions are appended, not rewritten, while each save extends the last one", async () => {
+    const cp = new SqliteCheckpointer(join(tmp.dir, "append.db"));
+    const pos = (step: number) => Object.freeze({ namespace: [], nodeName: `n${step}`, step, attemptIndex: 0 });
+    const all = [pos(0), pos(1), pos(2), pos(3)];
+    const rows = () =>
+      (cp.database.prepare("SELECT seq FROM openarmature_checkpoints_positions WHERE invocation_id = 'i' ORDER BY seq").all() as { seq: number }[]).map((r) => r.seq);
+    const inserts: number[] = [];
+    cp.database.function("note_insert", (seq: number) => (inserts.push(seq), 0));
+    cp.database.exec(`CREATE TEMP TRIGGER t AFTER INSERT ON openarmature_checkpoints_positions BEGIN SELECT note_insert(NEW.seq); END`);
+    for (let k = 1; k <= all.length; k++) await cp.save("i", record("i", { completedPositions: all.slice(0, k) }));
+    expect(rows()).to.deep.equal([0, 1, 2, 3]);
+    expect(inserts).to.deep.equal([0, 1, 2, 3]); // each position written once
+    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["n0", "n1", "n2", "n3"]);
+    // A record whose positions do not extend the stored ones is written whole.
+    inserts.length = 0;
+    await cp.save("i", record("i", { completedPositions: [pos(9)] }));
+    expect(inserts).to.deep.equal([0]);
+    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["n9"]);
+    // Another checkpointer on the file (another process) starts by rewriting, then appends.
+    const other = new SqliteCheckpointer(cp.database);
+    await other.save("i", record("i", { completedPositions: all.slice(0, 2) }));
+    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["n0", "n1"]);
+    await cp.save("i", record("i", { completedPositions: all.slice(0, 3) }));
+    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["n0", "n1", "n2"]);
+    await cp.delete("i");
+    expect(rows()).to.deep.equal([]);
+    cp.close();
+  });
+
+  it("a row written with positions inline (before the positions table) still loads", async () => {
+    const path = join(tmp.dir, "legacy.db");
+    const cp = new SqliteCheckpointer(path);
+    await cp.save("i", record("i"));
+    const { record: text } = cp.database.prepare("SELECT record FROM openarmature_checkpoints").get() as { record: string };
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    doc["completed_positions"] = [{ namespace: [], node_name: "inline", step: 0, attempt_index: 0 }];
+    cp.database.prepare("UPDATE openarmature_checkpoints SET record = ?, positions_apart = 0").run(JSON.stringify(doc));
+    cp.database.prepare("DELETE FROM openarmature_checkpoints_positions").run();
+    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["inline"]);
+    cp.close();
+    // A table created before the column existed gains it.
+    const db = new Database(join(tmp.dir, "old.db"));
+    db.exec(`CREATE TABLE openarmature_checkpoints (invocation_id TEXT PRIMARY KEY NOT NULL, correlation_id TEXT NOT NULL, graph_name TEXT,
+      schema_version TEXT NOT NULL, last_saved_at REAL NOT NULL, completed_node_count INTEGER NOT NULL, resumed_from TEXT,
+      fan_out_in_flight INTEGER NOT NULL, encoding TEXT NOT NULL, record TEXT NOT NULL)`);
+    const old = new SqliteCheckpointer(db);
+    await old.save("j", record("j"));
+    expect((await old.load("j"))!.completedPositions).to.have.length(1);
+    db.close();
+  });
+
+  it("a record missing some of its stored positions loads as checkpoint_record_invalid", async () => {
+    const cp = new SqliteCheckpointer(join(tmp.dir, "torn.db"));
+    await cp.save("i", record("i"));
+    cp.database.prepare("DELETE FROM openarmature_checkpoints_positions").run();
+    const e = await rejection(cp.load("i"));
+    expect(e).to.be.instanceOf(CheckpointRecordInvalidError);
     cp.close();
   });
 
