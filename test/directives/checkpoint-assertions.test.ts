@@ -4,114 +4,36 @@
  * interpreter; valid snippets pass, invalid ones fail with the named mismatch.
  */
 import { expect } from "chai";
-import { directiveTester, indent, runSnippet } from "./tester.ts";
+import { directiveTester, runSnippet } from "./tester.ts";
+import { FLAKY_AB, V2_FIELDS, chain, checkpointed, pureAB, resumeFirstRun, section, seededResume, serialFanOut } from "./templates.ts";
 
 const PU = "pipeline-utilities";
 
+const FAILED_AT_B = "first_run_expected_error: {category: node_exception, raised_from: node_b}";
+
 /** A→B; B fails on the first run only; in-memory checkpointer; `block` at case level. */
-const abort = (block: string, extra = ""): string => `
-state:
-  fields:
-    a: {type: bool, default: false}
-    b: {type: bool, default: false}
-entry: node_a
-nodes:
-  node_a: {update_pure: {a: true}}
-  node_b:
-    flaky: {fail_first_invocation_only: true, on_success: {b: true}}
-edges:
-  - {from: node_a, to: node_b}
-  - {from: node_b, to: END}
-initial_state: {}
-checkpointer: in_memory
-${extra}
-${block}
-`;
+const abort = (block: string, extra = ""): string => checkpointed(FLAKY_AB, `${extra}\n${block}`);
 
-const resumeBlock = (expected: string, invariants = ""): string => `
-first_run_expected_error: {category: node_exception, raised_from: node_b}
-resume:
-  from_first_run: true
-  expected:
-${indent(expected, 4)}
-${invariants ? `  invariants:\n${indent(invariants, 4)}` : ""}
-`;
+/** The first run fails at node_b; its resume's `expected:` holds `expected`. */
+const resumeBlock = (expected: string): string => `${FAILED_AT_B}\n${resumeFirstRun(section("expected", expected))}`;
 
-/** Three nodes run to completion, `expected:` holding `block`. */
-const linear = (block: string, extra = ""): string => `
-state:
-  schema_version: v1
-  fields:
-    a: {type: int, default: 0}
-    b: {type: int, default: 0}
-entry: node_a
-nodes:
-  node_a: {update_pure: {a: 1}}
-  node_b: {update_pure: {b: 2}}
-edges:
-  - {from: node_a, to: node_b}
-  - {from: node_b, to: END}
-initial_state: {}
-checkpointer: in_memory
-${extra}
-expected:
-${indent(block, 2)}
-`;
+/** Two nodes run to completion, `expected:` holding `block`. */
+const linear = (block: string, extra = ""): string => checkpointed(pureAB("v1"), `${extra}\n${section("expected", block)}`);
 
 /** A 4-instance serial fan-out; instance 2 fails on the first run. */
-const fan = (block: string, checkpointer = "in_memory"): string => `
-subgraph:
-  name: scorer
-  state:
-    fields:
-      input: {type: int, default: 0}
-      out: {type: int, default: 0}
-  entry: score
-  nodes:
-    score:
-      flaky_per_index: {fail_first_run_indices: [2], success_compute: {out: input}}
-  edges:
-    - {from: score, to: END}
-cases:
-  - name: fan
-    state:
-      fields:
-        items: {type: list<int>, default: [10, 20, 30, 40]}
-        results: {type: list<int>, reducer: append, default: []}
-    entry: process
-    nodes:
-      process:
-        fan_out: {subgraph: scorer, items_field: items, item_field: input, collect_field: out, target_field: results, error_policy: fail_fast, concurrent_mode: serial}
-    edges:
-      - {from: process, to: END}
-    initial_state: {}
-    checkpointer: ${checkpointer}
-    first_run_expected_error: {category: node_exception, raised_from: process}
-${indent(block, 4)}
-`;
+const fan = (block: string): string => serialFanOut(`first_run_expected_error: {category: node_exception, raised_from: process}\n${block}`);
 
 /** A seeded v1 record, a v2 graph and a v1→v2 migration; `block` inside `resume:`. */
-const seeded = (block: string, migrate = "add_new_field_default"): string => `
-state:
-  schema_version: v2
-  fields:
-    x: {type: int, default: 0}
-    new_field: {type: string, default: v2_default}
-    done: {type: bool, default: false}
-entry: n
-nodes:
-  n: {update_pure: {done: true}}
-edges:
-  - {from: n, to: END}
-initial_state: {}
-checkpointer: sqlite
-seeded_record: {schema_version: v1, state: {x: 7, done: false}, completed_positions: []}
-migrations:
-  - {from_version: v1, to_version: v2, migrate: ${migrate}}
-resume:
-  from_seeded_record: true
-${indent(block, 2)}
-`;
+const seeded = (block: string, migrate = "add_new_field_default"): string =>
+  seededResume(
+    {
+      graph: chain(`${V2_FIELDS}\ndone: {type: bool, default: false}`, { n: "{update_pure: {done: true}}" }, "v2"),
+      checkpointer: "sqlite",
+      state: "{x: 7, done: false}",
+      migrate,
+    },
+    block,
+  );
 
 directiveTester("saved_record_assertions", {
   capability: PU,
@@ -243,28 +165,11 @@ directiveTester("instances_executed_during_resume / instances_skipped_during_res
 
 directiveTester("crash_injection", {
   capability: PU,
-  template: (b) => `
-state:
-  fields:
-    a: {type: int, default: 0}
-    b: {type: int, default: 0}
-entry: node_a
-nodes:
-  node_a: {update_pure: {a: 1}}
-  node_b: {update_pure: {b: 2}}
-edges:
-  - {from: node_a, to: node_b}
-  - {from: node_b, to: END}
-initial_state: {}
-checkpointer: in_memory
-${b}
-saved_record_assertions: {state: {a: 1, b: 0}}
-resume:
-  from_first_run: true
-  expected:
-    final_state: {a: 1, b: 2}
-    nodes_executed_during_resume: [node_b]
-`,
+  template: (b) =>
+    checkpointed(
+      pureAB(),
+      `${b}\nsaved_record_assertions: {state: {a: 1, b: 0}}\n${resumeFirstRun(section("expected", "final_state: {a: 1, b: 2}\nnodes_executed_during_resume: [node_b]"))}`,
+    ),
   valid: ["crash_injection: {after_node: node_a}"],
   invalid: [
     { code: "crash_injection: {after_node: node_b}", message: "saved_record_assertions.state.b" },

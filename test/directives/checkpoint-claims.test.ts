@@ -4,34 +4,21 @@
  * and a written value the run contradicts fails with the claim named.
  */
 import { directiveTester, indent } from "./tester.ts";
+import { FLAKY_AB, V2_FIELDS, chain, checkpointed, flakyPair, pureAB, resumeFirstRun, scorer, section, seededResume, serialFanOut as fan, subgraphs } from "./templates.ts";
 
 const PU = "pipeline-utilities";
 
 /** A→B, B fails on the first run; ids supplied on both calls; `resume` and case `invariants` blocks. */
-const ids = (caseInvariants: string, resumeExtra = "caller_invocation_id: run-2", first = "caller_invocation_id: run-1\ncaller_correlation_id: corr-1"): string => `
-state:
-  fields:
-    a: {type: bool, default: false}
-    b: {type: bool, default: false}
-entry: node_a
-nodes:
-  node_a: {update_pure: {a: true}}
-  node_b:
-    flaky: {fail_first_invocation_only: true, on_success: {b: true}}
-edges:
-  - {from: node_a, to: node_b}
-  - {from: node_b, to: END}
-initial_state: {}
-checkpointer: in_memory
-${first}
-first_run_expected_error: {category: node_exception, raised_from: node_b}
-resume:
-  from_first_run: true
-  ${resumeExtra}
-  expected: {final_state: {a: true, b: true}}
-invariants:
-${indent(caseInvariants, 2)}
-`;
+const ids = (caseInvariants: string, resumeExtra = "caller_invocation_id: run-2", first = "caller_invocation_id: run-1\ncaller_correlation_id: corr-1"): string =>
+  checkpointed(
+    FLAKY_AB,
+    [
+      first,
+      "first_run_expected_error: {category: node_exception, raised_from: node_b}",
+      resumeFirstRun(resumeExtra, "expected: {final_state: {a: true, b: true}}"),
+      section("invariants", caseInvariants),
+    ].join("\n"),
+  );
 
 directiveTester("invocation / correlation id claims (025, 031, 057)", {
   capability: PU,
@@ -75,25 +62,8 @@ directiveTester("auto-generated id claims (031, 057)", {
   invalid: [{ code: "resumed_run_invocation_id_not_caller_supplied: true", message: "the resume call supplied no invocation id" }],
 });
 
-const linear = (invariants: string): string => `
-state:
-  fields:
-    a: {type: int, default: 0}
-    b: {type: int, default: 0}
-entry: node_a
-nodes:
-  node_a: {update_pure: {a: 1}}
-  node_b: {update_pure: {b: 2}}
-edges:
-  - {from: node_a, to: node_b}
-  - {from: node_b, to: END}
-initial_state: {}
-checkpointer: in_memory
-expected:
-  final_state: {a: 1, b: 2}
-  invariants:
-${indent(invariants, 4)}
-`;
+/** Two nodes run to completion; `expected.invariants` holds `invariants`. */
+const linear = (invariants: string): string => checkpointed(pureAB(), section("expected", `final_state: {a: 1, b: 2}\n${section("invariants", invariants)}`));
 
 directiveTester("save claims (024)", {
   capability: PU,
@@ -105,46 +75,9 @@ directiveTester("save claims (024)", {
   ],
 });
 
-/** A serial fan-out over [10, 20, 30, 40]; `mock` on its scorer; `block` at case level. */
-const fan = (block: string, opts: { mock?: string; checkpointer?: string; extra?: string; fields?: string } = {}): string => `
-subgraph:
-  name: scorer
-  state:
-    fields:
-      input: {type: int, default: 0}
-      out: {type: int, default: 0}
-  entry: score
-  nodes:
-    score:
-      ${opts.mock ?? "flaky_per_index: {fail_first_run_indices: [2], success_compute: {out: input}}"}
-  edges:
-    - {from: score, to: END}
-cases:
-  - name: fan
-    state:
-      fields:
-        items: {type: list<int>, default: [10, 20, 30, 40]}
-        results: {type: list<int>, reducer: append, default: []}
-${opts.fields ?? ""}
-    entry: process
-    nodes:
-      process:
-        fan_out: {subgraph: scorer, items_field: items, item_field: input, collect_field: out, target_field: results, concurrent_mode: serial${opts.extra ?? ", error_policy: fail_fast"}}
-    edges:
-      - {from: process, to: END}
-    initial_state: {}
-    checkpointer: ${opts.checkpointer ?? "in_memory"}
-${indent(block, 4)}
-`;
-
-const resumeInvariants = (inv: string): string => `
-first_run_expected_error: {category: node_exception, raised_from: process}
-resume:
-  from_first_run: true
-  expected: {final_state: {items: [10, 20, 30, 40], results: [10, 20, 30, 40]}}
-  invariants:
-${indent(inv, 4)}
-`;
+/** The fan-out's first run fails at `process`; its resume expects every result once and holds `inv`. */
+const resumeInvariants = (inv: string): string =>
+  `first_run_expected_error: {category: node_exception, raised_from: process}\n${resumeFirstRun("expected: {final_state: {items: [10, 20, 30, 40], results: [10, 20, 30, 40]}}", section("invariants", inv))}`;
 
 directiveTester("fan-out resume claims (048–053)", {
   capability: PU,
@@ -179,11 +112,11 @@ directiveTester("no_duplicate_error_entries (052)", {
   capability: PU,
   template: (b) =>
     fan(
-      `resume:\n  from_first_run: true\n  expected: {instances_skipped_during_resume: [0, 1], instances_executed_during_resume: [2, 3]}\n  invariants:\n${indent(b, 4)}\ncrash_injection: {after_fan_out_instance: {node: process, index: 1}}`,
+      `${resumeFirstRun("expected: {instances_skipped_during_resume: [0, 1], instances_executed_during_resume: [2, 3]}", section("invariants", b))}\ncrash_injection: {after_fan_out_instance: {node: process, index: 1}}`,
       {
         mock: "flaky_per_index: {always_fail_indices: [1], success_compute: {out: input}}",
         extra: ", error_policy: collect, errors_field: errors",
-        fields: "        errors: {type: list, reducer: append, default: []}",
+        fields: "errors: {type: list, reducer: append, default: []}",
       },
     ),
   valid: ["no_duplicate_error_entries: true"],
@@ -193,7 +126,7 @@ directiveTester("no_duplicate_error_entries (052)", {
 directiveTester("degrade_slot_rolled_forward_unchanged (069)", {
   capability: PU,
   template: (b) =>
-    fan(`crash_injection: {after_fan_out_instance: {node: process, index: 1}}\nresume:\n  from_first_run: true\n  expected: {instances_skipped_during_resume: [0, 1]}\n  invariants:\n${indent(b, 4)}`, {
+    fan(`crash_injection: {after_fan_out_instance: {node: process, index: 1}}\n${resumeFirstRun("expected: {instances_skipped_during_resume: [0, 1]}", section("invariants", b))}`, {
       mock: "update_from_field: {out: input}",
     }),
   valid: ["degrade_slot_rolled_forward_unchanged: true"],
@@ -201,40 +134,15 @@ directiveTester("degrade_slot_rolled_forward_unchanged (069)", {
 });
 
 /** Outer dispatch → subgraph (step_one, step_two); step_two fails on the first run. */
-const sub = (block: string): string => `
-subgraphs:
-  inner:
-    state:
-      fields:
-        x: {type: bool, default: false}
-        y: {type: bool, default: false}
-    entry: step_one
-    nodes:
-      step_one: {update_pure: {x: true}}
-      step_two:
-        flaky: {fail_first_invocation_only: true, on_success: {y: true}}
-    edges:
-      - {from: step_one, to: step_two}
-      - {from: step_two, to: END}
-state:
-  fields:
-    done: {type: bool, default: false}
-entry: dispatch
-nodes:
-  dispatch:
-    subgraph: inner
-    outputs: {done: y}
-edges:
-  - {from: dispatch, to: END}
-initial_state: {}
-checkpointer: in_memory
-first_run_expected_error: {category: node_exception, raised_from: step_two}
-${block}
-`;
+const sub = (block: string): string =>
+  checkpointed(
+    `${subgraphs({ inner: flakyPair("step_one", "step_two", "x", "y") })}\n${chain("done: {type: bool, default: false}", { dispatch: "subgraph: inner\noutputs: {done: y}" })}`,
+    `first_run_expected_error: {category: node_exception, raised_from: step_two}\n${block}`,
+  );
 
 directiveTester("subgraph resume claims (029)", {
   capability: PU,
-  template: (b) => sub(`resume:\n  from_first_run: true\n  expected: {final_state: {done: true}, nodes_executed_during_resume: [step_two]}\n  invariants:\n${indent(b, 4)}`),
+  template: (b) => sub(resumeFirstRun("expected: {final_state: {done: true}, nodes_executed_during_resume: [step_two]}", section("invariants", b))),
   valid: ["subgraph_re_entry_uses_parent_states: true\ninner_first_node_not_re_run: true"],
   invalid: [
     { code: "subgraph_re_entry_uses_parent_states: false", message: "subgraph_re_entry_uses_parent_states" },
@@ -244,7 +152,7 @@ directiveTester("subgraph resume claims (029)", {
 
 directiveTester("saved-record claims (029, 048)", {
   capability: PU,
-  template: (b) => sub(`saved_record_assertions:\n${indent(b, 2)}`),
+  template: (b) => sub(section("saved_record_assertions", b)),
   valid: ["completed_positions: [{namespace: [dispatch], node_name: step_one, step: 0}]\nparent_states_present: true\nparent_states_outermost_first: true"],
   invalid: [
     { code: "parent_states_present: false", message: "saved_record_assertions.parent_states_present" },
@@ -254,31 +162,20 @@ directiveTester("saved-record claims (029, 048)", {
 });
 
 /** A seeded v1 record resumed by a v2 graph with one v1→v2 migration named `migrate`. */
-const seeded = (block: string, migrate = "add_new_field_default"): string => `
-state:
-  schema_version: v2
-  fields:
-    x: {type: int, default: 0}
-    new_field: {type: string, default: v2_default}
-    req: {type: string, required: true}
-entry: n
-nodes:
-  n: {update_pure: {}}
-edges:
-  - {from: n, to: END}
-initial_state: {}
-checkpointer: in_memory
-seeded_record: {schema_version: v1, state: {x: 7, req: r}, completed_positions: []}
-migrations:
-  - {from_version: v1, to_version: v2, migrate: ${migrate}}
-resume:
-  from_seeded_record: true
-${indent(block, 2)}
-`;
+const seeded = (block: string, migrate = "add_new_field_default"): string =>
+  seededResume(
+    {
+      graph: chain(`${V2_FIELDS}\nreq: {type: string, required: true}`, { n: "{update_pure: {}}" }, "v2"),
+      checkpointer: "in_memory",
+      state: "{x: 7, req: r}",
+      migrate,
+    },
+    block,
+  );
 
 directiveTester("migration claims (039–046)", {
   capability: PU,
-  template: (b) => seeded(`expected: {outcome: completed}\ninvariants:\n${indent(b, 2)}`),
+  template: (b) => seeded(`expected: {outcome: completed}\n${section("invariants", b)}`),
   valid: ["single_migration_invocation: true\nmigration_count: 1\nmigration_invocation_count: 1\nmigration_order_matches_chain: true"],
   invalid: [
     { code: "migration_count: 2", message: "resume.invariants.migration_count: expected 2, got 1" },
@@ -290,48 +187,26 @@ directiveTester("migration claims (039–046)", {
 
 directiveTester("error_category_not (044, 046)", {
   capability: PU,
-  template: (b) => seeded(`expected_error: {category: checkpoint_state_migration_failed}\ninvariants:\n${indent(b, 2)}`, "raises_keyerror"),
+  template: (b) => seeded(`expected_error: {category: checkpoint_state_migration_failed}\n${section("invariants", b)}`, "raises_keyerror"),
   valid: ["error_category_not: [checkpoint_record_invalid, checkpoint_state_migration_missing]"],
   invalid: [{ code: "error_category_not: [checkpoint_state_migration_failed]", message: "the call raised checkpoint_state_migration_failed" }],
 });
 
+/** The runner subgraph: an inner serial fan-out of the leaf scorer over `inner_items`. */
+const RUNNER = chain("inner_items: {type: list<int>, default: []}\ninner_results: {type: list<int>, reducer: append, default: []}", {
+  inner_process: "fan_out: {subgraph: leaf, items_field: inner_items, item_field: input, collect_field: out, target_field: inner_results, concurrent_mode: serial}",
+});
+
 /** Outer fan-out over two lists, each instance an inner fan-out; a seeded mid-flight record. */
-const nested = (progress: string, invariants: string): string => `
-subgraphs:
-  leaf:
-    state:
-      fields:
-        input: {type: int, default: 0}
-        out: {type: int, default: 0}
-    entry: score
-    nodes:
-      score: {update_from_field: {out: input}}
-    edges:
-      - {from: score, to: END}
-  runner:
-    state:
-      fields:
-        inner_items: {type: list<int>, default: []}
-        inner_results: {type: list<int>, reducer: append, default: []}
-    entry: inner_process
-    nodes:
-      inner_process:
-        fan_out: {subgraph: leaf, items_field: inner_items, item_field: input, collect_field: out, target_field: inner_results, concurrent_mode: serial}
-    edges:
-      - {from: inner_process, to: END}
-state:
-  fields:
-    outer_items: {type: list<list<int>>, default: [[1, 2], [3, 4]]}
-    all_results: {type: list<list<int>>, reducer: append, default: []}
-entry: outer_process
-nodes:
-  outer_process:
-    fan_out: {subgraph: runner, items_field: outer_items, item_field: inner_items, collect_field: inner_results, target_field: all_results, concurrent_mode: concurrent}
-edges:
-  - {from: outer_process, to: END}
-initial_state: {}
-checkpointer: in_memory
-seeded_record:
+const nested = (progress: string, invariants: string): string =>
+  checkpointed(
+    [
+      subgraphs({ leaf: scorer("{update_from_field: {out: input}}"), runner: RUNNER }),
+      chain("outer_items: {type: list<list<int>>, default: [[1, 2], [3, 4]]}\nall_results: {type: list<list<int>>, reducer: append, default: []}", {
+        outer_process: "fan_out: {subgraph: runner, items_field: outer_items, item_field: inner_items, collect_field: inner_results, target_field: all_results, concurrent_mode: concurrent}",
+      }),
+    ].join("\n"),
+    `seeded_record:
   state: {outer_items: [[1, 2], [3, 4]], all_results: []}
   completed_positions: []
   fan_out_progress:
@@ -340,9 +215,8 @@ ${indent(progress, 4)}
 resume:
   from_seeded_record: true
   expected: {final_state: {outer_items: [[1, 2], [3, 4]], all_results: [[1, 2], [3, 4]]}}
-  invariants:
-${indent(invariants, 4)}
-`;
+${indent(section("invariants", invariants), 2)}`,
+  );
 
 const LINEAGED = `- namespace: [outer_process]
   fan_out_node_name: inner_process

@@ -1,22 +1,18 @@
-import { directiveTester } from "./tester.ts";
+import { directiveTester, indent } from "./tester.ts";
+import { chain, section } from "./templates.ts";
 
+/** a → b (raises "boom") → c → END over an append log; `besides` case keys, then `expected:` holding `expected` when given. */
 const failing = (besides: string, expected = ""): string => `
-state:
-  fields:
-    log: {type: list<string>, reducer: append, default: []}
-entry: a
-nodes:
-  a: {update: {log: [a]}}
-  b: {raises: "boom"}
-  c: {update: {log: [c]}}
-edges:
-  - {from: a, to: b}
-  - {from: b, to: c}
-  - {from: c, to: END}
+${chain("log: {type: list<string>, reducer: append, default: []}", { a: "{update: {log: [a]}}", b: '{raises: "boom"}', c: "{update: {log: [c]}}" })}
 initial_state: {}
 ${besides}
 ${expected ? `expected:\n  ${expected}` : ""}
 `;
+
+/** The one-node graph a (v: 1) → END. */
+const FINE = chain("v: {type: int, default: 0}", { a: "{update: {v: 1}}" });
+/** The same graph without its `entry:`. */
+const NO_ENTRY = FINE.replace(/^entry: .*\n/m, "");
 
 directiveTester("expected_error", {
   template: (b) => failing(b),
@@ -44,46 +40,34 @@ directiveTester("error (under expected)", {
 });
 
 directiveTester("expected_error on a completing graph", {
-  template: (b) => `
-state: {fields: {v: {type: int, default: 0}}}
-entry: a
-nodes: {a: {update: {v: 1}}}
-edges: [{from: a, to: END}]
-${b}`,
+  template: (b) => `\n${FINE}\n${b}`,
   valid: [],
   invalid: [{ code: "expected_error: {category: node_exception}", message: "but it completed" }],
 });
 
+/** A case whose `graph:` is `graph`, with the case keys `besides`. */
 const compileCase = (graph: string, besides: string): string => `
 cases:
   - name: c
-    graph:
-${graph}
+${indent(section("graph", graph), 4)}
     ${besides}
 `;
-const noEntry = `      state: {fields: {v: {type: int, default: 0}}}
-      nodes: {a: {update: {v: 1}}}
-      edges: [{from: a, to: END}]`;
-const fine = `      state: {fields: {v: {type: int, default: 0}}}
-      entry: a
-      nodes: {a: {update: {v: 1}}}
-      edges: [{from: a, to: END}]`;
 
 directiveTester("expected_compile_error", {
   template: (b) => b,
-  valid: [compileCase(noEntry, "expected_compile_error: no_declared_entry")],
+  valid: [compileCase(NO_ENTRY, "expected_compile_error: no_declared_entry")],
   invalid: [
-    { code: compileCase(noEntry, "expected_compile_error: unreachable_node"), message: 'expected "unreachable_node", got "no_declared_entry"' },
-    { code: compileCase(fine, "expected_compile_error: no_declared_entry"), message: "expected compilation to fail with no_declared_entry, but it completed" },
+    { code: compileCase(NO_ENTRY, "expected_compile_error: unreachable_node"), message: 'expected "unreachable_node", got "no_declared_entry"' },
+    { code: compileCase(FINE, "expected_compile_error: no_declared_entry"), message: "expected compilation to fail with no_declared_entry, but it completed" },
   ],
 });
 
 directiveTester("expected_compile_warning", {
   template: (b) => b,
-  valid: [compileCase(fine, "expected_compile_warning: []")],
+  valid: [compileCase(FINE, "expected_compile_warning: []")],
   invalid: [
-    { code: compileCase(fine, "expected_compile_warning: projection_reducer_round_trip"), message: "expected warning projection_reducer_round_trip among []" },
-    { code: compileCase(fine, "expected_compile_warning: [projection_reducer_round_trip]"), message: "expected_compile_warning" },
-    { code: compileCase(noEntry, "expected_compile_warning: []"), message: "expected compilation to succeed" },
+    { code: compileCase(FINE, "expected_compile_warning: projection_reducer_round_trip"), message: "expected warning projection_reducer_round_trip among []" },
+    { code: compileCase(FINE, "expected_compile_warning: [projection_reducer_round_trip]"), message: "expected_compile_warning" },
+    { code: compileCase(NO_ENTRY, "expected_compile_warning: []"), message: "expected compilation to succeed" },
   ],
 });

@@ -1,27 +1,22 @@
 import { directiveTester } from "./tester.ts";
+import { chain, section, subgraph, subgraphs } from "./templates.ts";
 
-const worker = `
-subgraph:
-  name: w
-  state: {fields: {x: {type: int, default: 0}, result: {type: int, default: 0}}}
-  entry: work
-  nodes: {work: {update_from_field: {result: x, multiplier: 2}}}
-  edges: [{from: work, to: END}]
-`;
-const fanOutCase = (conc: number, expected: string, besides = ""): string => `${worker}
-state:
-  fields:
-    items: {type: list<int>, default: [1, 2, 3, 4, 5]}
-    results: {type: list<int>, reducer: append, default: []}
-entry: f
-nodes:
-  f:
-    fan_out: {subgraph: w, items_field: items, item_field: x, collect_field: result, target_field: results, concurrency: ${conc}}
-edges: [{from: f, to: END}]
-${besides}
-expected:
-  ${expected}
-`;
+const RESULTS = "results: {type: list<int>, reducer: append, default: []}";
+
+/** The worker subgraph w: result = 2 × x. */
+const WORKER = subgraph("w", chain("x: {type: int, default: 0}\nresult: {type: int, default: 0}", { work: "{update_from_field: {result: x, multiplier: 2}}" }));
+
+/** Fan-out f of the worker over `items` (a flow list) into results; `options` continue the fan_out map; `rest` follows. */
+const workerFanOut = (items: string, options: string, rest: string): string =>
+  `${WORKER}\n${chain(`items: {type: list<int>, default: ${items}}\n${RESULTS}`, {
+    f: `fan_out: {subgraph: w, items_field: items, item_field: x, collect_field: result, target_field: results${options}}`,
+  })}\n${rest}\n`;
+
+/** `expected.invariants` holding `invariants`. */
+const expectInvariants = (invariants: string): string => section("expected", section("invariants", invariants));
+
+/** The worker fan-out over [1..5] at `concurrency: conc`; `expected` (its later lines pre-indented) under `expected:`. */
+const fanOutCase = (conc: number, expected: string, besides = ""): string => workerFanOut("[1, 2, 3, 4, 5]", `, concurrency: ${conc}`, `${besides}\nexpected:\n  ${expected}`);
 
 directiveTester("concurrency_invariant", {
   template: (b) => b,
@@ -33,18 +28,8 @@ directiveTester("concurrency_invariant", {
   ],
 });
 
-const empty = (block: string): string => `${worker}
-state:
-  fields:
-    items: {type: list<int>, default: []}
-    results: {type: list<int>, reducer: append, default: []}
-entry: f
-nodes:
-  f:
-    fan_out: {subgraph: w, items_field: items, item_field: x, collect_field: result, target_field: results}
-edges: [{from: f, to: END}]
-${block}
-`;
+/** The worker fan-out over no items; `block` at case level. */
+const empty = (block: string): string => workerFanOut("[]", "", block);
 
 directiveTester("expected_error fan_out_category / recoverable_state", {
   template: (b) => empty(b),
@@ -59,24 +44,19 @@ directiveTester("expected_error fan_out_category / recoverable_state", {
   ],
 });
 
-const branches = (runVector: boolean, invariants: string): string => `
-state:
-  fields:
-    run_vector: {type: bool, default: ${runVector}}
-    vector_result: {type: int, default: 0}
-    fts_result: {type: int, default: 0}
-entry: retrieve
-nodes:
-  retrieve:
-    parallel_branches:
-      branches:
-        vector: {call: {update: {vector_result: 1}}, when: {field: run_vector}}
-        fts: {call: {update: {fts_result: 2}}}
-edges: [{from: retrieve, to: END}]
-expected:
-  invariants:
-${invariants.split("\n").map((l) => "    " + l).join("\n")}
-`;
+const BRANCH_RESULTS = "vector_result: {type: int, default: 0}\nfts_result: {type: int, default: 0}";
+
+/** Node retrieve runs `branches` (the body of `parallel_branches.branches`) over `fields`; `expected.invariants` holds `invariants`. */
+const retrieve = (fields: string, branches: string, invariants: string): string =>
+  `\n${chain(fields, { retrieve: section("parallel_branches", section("branches", branches)) })}\n${expectInvariants(invariants)}\n`;
+
+/** A `vector` branch gated on `run_vector` beside an unconditional `fts` branch. */
+const branches = (runVector: boolean, invariants: string): string =>
+  retrieve(
+    `run_vector: {type: bool, default: ${runVector}}\n${BRANCH_RESULTS}`,
+    "vector: {call: {update: {vector_result: 1}}, when: {field: run_vector}}\nfts: {call: {update: {fts_result: 2}}}",
+    invariants,
+  );
 
 directiveTester("parallel-branches call / when claims", {
   template: (b) => b,
@@ -92,30 +72,21 @@ directiveTester("parallel-branches call / when claims", {
   ],
 });
 
-const isolatedBranch = (invariants: string): string => `
-state:
-  fields:
-    vector_result: {type: int, default: 0}
-    fts_result: {type: int, default: 0}
-entry: retrieve
-nodes:
-  retrieve:
-    parallel_branches:
-      branches:
-        vector:
-          call:
-            flaky:
-              failure_sequence:
-                - {transient: true, category: provider_unavailable, message: "down"}
-          middleware:
-            - {type: failure_isolation, degraded_update: {vector_result: -1}, event_name: vector_isolated}
-        fts:
-          call: {update: {fts_result: 2}}
-edges: [{from: retrieve, to: END}]
-expected:
-  invariants:
-${invariants.split("\n").map((l) => "    " + l).join("\n")}
-`;
+/** A failing `vector` branch under failure isolation beside a completing `fts` branch. */
+const isolatedBranch = (invariants: string): string =>
+  retrieve(
+    BRANCH_RESULTS,
+    `vector:
+  call:
+    flaky:
+      failure_sequence:
+        - {transient: true, category: provider_unavailable, message: "down"}
+  middleware:
+    - {type: failure_isolation, degraded_update: {vector_result: -1}, event_name: vector_isolated}
+fts:
+  call: {update: {fts_result: 2}}`,
+    invariants,
+  );
 
 directiveTester("branch failure-isolation claims", {
   template: (b) => b,
@@ -128,30 +99,15 @@ directiveTester("branch failure-isolation claims", {
   ],
 });
 
-const flakyFanOut = (mock: string, block: string, extra = ""): string => `
-subgraph:
-  name: w
-  state: {fields: {idx: {type: int, default: -1}, result: {type: int, default: 0}}}
-  entry: maybe
-  nodes:
-    maybe:
-      flaky_by_index: ${mock}
-  edges: [{from: maybe, to: END}]
-${extra}
-state:
-  fields:
-    items: {type: list<int>, default: [0, 1, 2]}
-    results: {type: list<int>, reducer: append, default: []}
-    errors: {type: list, reducer: append, default: []}
-entry: f
-nodes:
-  f:
-    fan_out: {subgraph: w, items_field: items, item_field: idx, collect_field: result, target_field: results, error_policy: collect, errors_field: errors}
-edges: [{from: f, to: END}]
+/** A collecting fan-out f over [0, 1, 2] whose instances run `flaky_by_index: mock`, with a recording observer; `expected:` holds `block`. */
+const flakyFanOut = (mock: string, block: string): string => `
+${subgraph("w", chain("idx: {type: int, default: -1}\nresult: {type: int, default: 0}", { maybe: `flaky_by_index: ${mock}` }))}
+${chain(`items: {type: list<int>, default: [0, 1, 2]}\n${RESULTS}\nerrors: {type: list, reducer: append, default: []}`, {
+  f: "fan_out: {subgraph: w, items_field: items, item_field: idx, collect_field: result, target_field: results, error_policy: collect, errors_field: errors}",
+})}
 observers:
   - {name: obs, attach: graph, target: outer, behavior: record}
-expected:
-${block.split("\n").map((l) => "  " + l).join("\n")}
+${section("expected", block)}
 `;
 
 directiveTester("flaky_by_index and the instance-event invariants", {
@@ -172,38 +128,25 @@ directiveTester("flaky_by_index and the instance-event invariants", {
   ],
 });
 
+/** A fan-out process of the always-failing unit over [1] under failure isolation degrading to `degraded`; `expected.invariants` holds `invariants`. */
 const degradedFanOut = (degraded: string, invariants: string, results = "list<string>"): string => `
-subgraphs:
-  unit:
-    state: {fields: {input: {type: int, default: 0}, out: {type: string, default: ""}, note: {type: string, default: ""}}}
-    entry: work
-    nodes:
-      work:
-        flaky:
-          failure_sequence:
-            - {transient: false, category: provider_unavailable, message: "down"}
-    edges: [{from: work, to: END}]
-state:
-  fields:
-    items: {type: list<int>, default: [1]}
-    results: {type: ${results}, reducer: append, default: []}
-    notes: {type: list<any>, reducer: append, default: []}
-entry: process
-nodes:
-  process:
-    fan_out:
-      subgraph: unit
-      items_field: items
-      item_field: input
-      collect_field: out
-      target_field: results
-      extra_outputs: {notes: note}
-      instance_middleware:
-        - {type: failure_isolation, degraded_update: ${degraded}, event_name: unit_isolated}
-edges: [{from: process, to: END}]
-expected:
-  invariants:
-${invariants.split("\n").map((l) => "    " + l).join("\n")}
+${subgraphs({
+  unit: chain('input: {type: int, default: 0}\nout: {type: string, default: ""}\nnote: {type: string, default: ""}', {
+    work: 'flaky:\n  failure_sequence:\n    - {transient: false, category: provider_unavailable, message: "down"}',
+  }),
+})}
+${chain(`items: {type: list<int>, default: [1]}\nresults: {type: ${results}, reducer: append, default: []}\nnotes: {type: list<any>, reducer: append, default: []}`, {
+  process: `fan_out:
+  subgraph: unit
+  items_field: items
+  item_field: input
+  collect_field: out
+  target_field: results
+  extra_outputs: {notes: note}
+  instance_middleware:
+    - {type: failure_isolation, degraded_update: ${degraded}, event_name: unit_isolated}`,
+})}
+${expectInvariants(invariants)}
 `;
 
 directiveTester("instance degrade claims", {

@@ -1,4 +1,5 @@
 import { directiveTester, linear } from "./tester.ts";
+import { chain, section } from "./templates.ts";
 
 const rec = "observers:\n  - {name: obs, attach: graph, target: outer, behavior: record}\n  - {name: boom, attach: graph, target: outer, behavior: raise}";
 
@@ -88,19 +89,14 @@ directiveTester("drain_summary without a drain", {
   invalid: [{ code: "drain_summary: {timeout_reached: false}", category: "harness_primitive_missing", message: "drain summary" }],
 });
 
+/** a → b → END, b draining the accumulating observer acc (which sleeps `pace` ms per event) within `timeout` s; `expected:` holds `block`. */
 const drainingNode = (block: string, timeout = "5.0", pace = 10): string => `
-state: {fields: {v: {type: int, default: 0}}}
-entry: a
-nodes:
-  a: {update: {v: 1}}
-  b:
-    update: {v: 2}
-    invoke_drain_events_for: {timeout_seconds: ${timeout}, snapshot_observer: acc}
-edges: [{from: a, to: b}, {from: b, to: END}]
-observers:
-  - {name: acc, attach: graph, target: outer, behavior: accumulate, sleep_ms_per_event: ${pace}}
-expected:
-${block.split("\n").map((l) => "  " + l).join("\n")}
+${chain("v: {type: int, default: 0}", {
+  a: "{update: {v: 1}}",
+  b: `update: {v: 2}\ninvoke_drain_events_for: {timeout_seconds: ${timeout}, snapshot_observer: acc}`,
+})}
+${slow(pace)}
+${section("expected", block)}
 `;
 
 directiveTester("node_drain_summaries / node_accumulator_snapshots / final_accumulator_state", {

@@ -4,6 +4,7 @@
  * run through the real interpreter, middleware and engine.
  */
 import { directiveTester, indent } from "./tester.ts";
+import { chain, runOnce } from "./templates.ts";
 
 const P = "pipeline-utilities";
 const FIELDS = "v: {type: int, default: 0}\n    trace: {type: list<string>, reducer: append, default: []}";
@@ -453,22 +454,11 @@ engine_sees_degraded_return: true`,
 
 directiveTester("nodes.<node>.middleware", {
   capability: P,
-  template: (b) => `
-state:
-  fields:
-    v: {type: int, default: 0}
-entry: a
-nodes:
-  a:
-    ${b}
-    middleware:
-      - {type: failure_isolation, degraded_update: {v: -1}, event_name: node_iso}
-edges: [{from: a, to: END}]
-initial_state: {}
-expected:
-  final_state: {v: -1}
-  expected_failure_isolation_event: {event_name: node_iso, caught_exception: {chain: [{carrier: false, category: provider_unavailable}]}}
-`,
+  template: (b) =>
+    runOnce(
+      chain("v: {type: int, default: 0}", { a: `${b}\nmiddleware:\n  - {type: failure_isolation, degraded_update: {v: -1}, event_name: node_iso}` }),
+      "final_state: {v: -1}\nexpected_failure_isolation_event: {event_name: node_iso, caught_exception: {chain: [{carrier: false, category: provider_unavailable}]}}",
+    ),
   valid: ["flaky: {failure_sequence: [{transient: false, category: provider_unavailable, message: down}]}"],
   invalid: [{ code: "update: {v: 1}", message: "expected exactly one failure-isolation event in the call, got 0" }],
 });

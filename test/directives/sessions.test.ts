@@ -1,4 +1,8 @@
 import { directiveTester, indent } from "./tester.ts";
+import { chain, runOnce, section, subgraphs } from "./templates.ts";
+
+/** An `invocations:` entry for session s1 from an empty state, `expected:` holding `expected`. */
+const s1Call = (expected: string): string => `- session_id: s1\n  initial_state: {}\n${indent(section("expected", expected), 2)}`;
 
 /** Two calls under session s1: `history` (append) gets [x] per run; `scratch` is not projected. */
 const twoCalls = (first: string, second: string, extra = ""): string => `
@@ -15,15 +19,7 @@ cases:
     edges: [{from: turn, to: END}]
     session_store: in_memory
 ${indent(extra, 4)}
-    invocations:
-      - session_id: s1
-        initial_state: {}
-        expected:
-${indent(first, 10)}
-      - session_id: s1
-        initial_state: {}
-        expected:
-${indent(second, 10)}
+${indent(section("invocations", `${s1Call(first)}\n${s1Call(second)}`, 4), 4)}
 `;
 
 directiveTester("loaded_session_state", {
@@ -86,7 +82,7 @@ ${indent(b, 4)}
 
 directiveTester("session claims (001 / 004)", {
   capability: "sessions",
-  template: (b) => twoCalls("outcome: completed", "outcome: completed", `invariants:\n${indent(b, 2)}`),
+  template: (b) => twoCalls("outcome: completed", "outcome: completed", section("invariants", b)),
   valid: [
     "second_invoke_loads_first_invoke_state: true\nsaved_record_overwrites_prior: true\nscratch_field_never_persisted: true\nprojected_field_persists_across_invokes: true",
   ],
@@ -96,18 +92,13 @@ directiveTester("session claims (001 / 004)", {
   ],
 });
 
-const noStore = (b: string, store: boolean, sessionId: boolean): string => `
-state: {fields: {x: {type: int, default: 0}}}
-entry: a
-nodes: {a: {update_pure: {x: 1}}}
-edges: [{from: a, to: END}]
-initial_state: {}
-${store ? "session_store: in_memory" : ""}
-${sessionId ? "session_id: s1" : ""}
-expected:
-  final_state: {x: 1}
-${indent(b, 2)}
-`;
+/** a (x: 1) → END, with or without an in-memory store and a session id; `expected:` holds final_state and `b`. */
+const noStore = (b: string, store: boolean, sessionId: boolean): string =>
+  runOnce(
+    chain("x: {type: int, default: 0}", { a: "{update_pure: {x: 1}}" }),
+    `final_state: {x: 1}\n${b}`,
+    [store ? "session_store: in_memory" : "", sessionId ? "session_id: s1" : ""].join("\n"),
+  );
 
 directiveTester("no_session_load / no_session_save / store_untouched (store, no id)", {
   capability: "sessions",
@@ -134,24 +125,17 @@ directiveTester("no_session_load / no_session_save (id, no store)", {
   invalid: [{ code: "store_untouched: true", message: "expected true, got false" }],
 });
 
-const midInvoke = (b: string): string => `
-state: {fields: {step: {type: str, default: ""}}}
-entry: A
-nodes:
-  A: {update_pure: {step: A}}
-  B: {update_pure: {step: B}, explicit_save_session: true}
-  C: {raises: {category: node_exception}}
-edges:
-  - {from: A, to: B}
-  - {from: B, to: C}
-  - {from: C, to: END}
-initial_state: {}
-session_store: in_memory
-session_id: s6
-expected_error: {category: node_exception, raised_from: C}
-expected:
-${indent(b, 2)}
-`;
+/** A → B (saves the session explicitly) → C (raises) → END under session s6; `expected:` holds `b`. */
+const midInvoke = (b: string): string =>
+  runOnce(
+    chain('step: {type: str, default: ""}', {
+      A: "{update_pure: {step: A}}",
+      B: "{update_pure: {step: B}, explicit_save_session: true}",
+      C: "{raises: {category: node_exception}}",
+    }),
+    b,
+    "session_store: in_memory\nsession_id: s6\nexpected_error: {category: node_exception, raised_from: C}",
+  );
 
 directiveTester("store_after / no_auto_save_on_end (mid-invoke save, then a crash)", {
   capability: "sessions",
@@ -164,13 +148,9 @@ directiveTester("store_after / no_auto_save_on_end (mid-invoke save, then a cras
   ],
 });
 
+/** A v1 session {value: 1} seeded into a v2 graph and migrated by `mock`; `b` at case level. */
 const migration = (b: string, mock = "add_ten_to_value"): string => `
-state:
-  schema_version: "v2"
-  fields: {value: {type: int, default: 0}}
-entry: noop
-nodes: {noop: {update_pure: {}}}
-edges: [{from: noop, to: END}]
+${chain("value: {type: int, default: 0}", { noop: "{update_pure: {}}" }, '"v2"')}
 session_store: in_memory
 session_id: s7
 seeded_session: {schema_version: "v1", state: {value: 1}}
@@ -181,7 +161,7 @@ ${b}
 
 directiveTester("migrations_run / saved schema_version (session migration)", {
   capability: "sessions",
-  template: (b) => migration(`expected:\n${indent(b, 2)}`),
+  template: (b) => migration(section("expected", b)),
   valid: ['migrations_run: ["v1->v2"]\nfinal_state: {value: 11}\nsaved_session_assertions: {schema_version: "v2", state: {value: 11}}\ninvariants: {single_migration_invocation: true, migration_runs_before_projection_merge: true}'],
   invalid: [
     { code: "migrations_run: []", message: "migrations_run" },
@@ -205,24 +185,12 @@ directiveTester("expected_error carries / cause (a raising session migration)", 
 directiveTester("inner_pre_state (subgraph composition)", {
   capability: "sessions",
   template: (b) => `
-subgraphs:
-  inner:
-    state: {fields: {inner_input: {type: str, default: ""}, inner_output: {type: str, default: ""}}}
-    entry: n
-    nodes: {n: {update_pure: {inner_output: done}}}
-    edges: [{from: n, to: END}]
-state: {fields: {summary: {type: str, default: ""}, outer_result: {type: str, default: ""}}}
-entry: d
-nodes:
-  d:
-    subgraph: inner
-    mapping: {inputs: {inner_input: summary}, outputs: {outer_result: inner_output}}
-edges: [{from: d, to: END}]
+${subgraphs({ inner: chain('inner_input: {type: str, default: ""}\ninner_output: {type: str, default: ""}', { n: "{update_pure: {inner_output: done}}" }) })}
+${chain('summary: {type: str, default: ""}\nouter_result: {type: str, default: ""}', { d: "subgraph: inner\nmapping: {inputs: {inner_input: summary}, outputs: {outer_result: inner_output}}" })}
 session_store: in_memory
 session_id: s10
 seeded_session: {state: {summary: outer-data}}
-expected:
-${indent(b, 2)}
+${section("expected", b)}
 `,
   valid: [
     'inner_pre_state: {inner_input: outer-data, inner_output: ""}\ninvariants: {subgraph_state_fields_match_subgraph_schema: true, subgraph_does_not_see_session_state_directly: true, no_inner_session_load_or_save: true}',
@@ -237,26 +205,14 @@ ${indent(b, 2)}
 directiveTester("instance_pre_states (fan-out composition, mapping form)", {
   capability: "sessions",
   template: (b) => `
-subgraphs:
-  per_item:
-    state: {fields: {item: {type: str, default: ""}, processed: {type: str, default: ""}}}
-    entry: p
-    nodes: {p: {update_pure: {processed: ok}}}
-    edges: [{from: p, to: END}]
-state: {fields: {items: {type: list, default: []}, outputs: {type: list, reducer: append, default: []}}}
-entry: f
-nodes:
-  f:
-    fan_out:
-      subgraph: per_item
-      items_field: items
-      mapping: {inputs: {item: "<fan_out_item>"}, outputs: {outputs: processed}}
-edges: [{from: f, to: END}]
+${subgraphs({ per_item: chain('item: {type: str, default: ""}\nprocessed: {type: str, default: ""}', { p: "{update_pure: {processed: ok}}" }) })}
+${chain("items: {type: list, default: []}\noutputs: {type: list, reducer: append, default: []}", {
+  f: 'fan_out:\n  subgraph: per_item\n  items_field: items\n  mapping: {inputs: {item: "<fan_out_item>"}, outputs: {outputs: processed}}',
+})}
 session_store: in_memory
 session_id: s11
 seeded_session: {state: {items: [a, b]}}
-expected:
-${indent(b, 2)}
+${section("expected", b)}
 `,
   valid: ['instance_pre_states: [{item: a, processed: ""}, {item: b, processed: ""}]\nfinal_state: {items: [a, b], outputs: [ok, ok]}'],
   invalid: [

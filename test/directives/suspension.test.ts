@@ -1,37 +1,33 @@
 import { directiveTester, indent } from "./tester.ts";
+import { chain, runOnce, section, subgraph, subgraphs } from "./templates.ts";
+
+const RESUME_PREVIOUS = 'resume_invocation: "<from previous suspended outcome>"';
+
+/** An `invocations:` entry named `name`: its `keys` (YAML), then `expected:` holding `expected`. */
+const call = (name: string, keys: string, expected: string): string => `- name: ${name}\n${indent(`${keys}\n${section("expected", expected)}`, 2)}`;
+
+/** A call that resumes the previous suspended outcome with `payload`. */
+const resumeCall = (name: string, payload: string, expected: string): string => call(name, `${RESUME_PREVIOUS}\nsignal_payload: ${payload}`, expected);
+
+/** The one-node graph a (x: 1) → END. */
+const SET_X = chain("x: {type: int, default: 0}", { a: "{update: {x: 1}}" });
+
+/** pre → gate (suspends with {signal_id: s-1, metadata: {kind: approval}}; `extra` keys besides) → next → END. */
+const gateGraph = (extra: string): string =>
+  chain("approved: {type: bool, default: false}\ndone: {type: bool, default: false}\nlog: {type: list, reducer: append, default: []}", {
+    pre: "{update: {log: [pre]}}",
+    gate: [extra, "suspend_with_descriptor: {signal_id: s-1, metadata: {kind: approval}}"].filter((k) => k !== "").join("\n"),
+    next: "{update: {done: true}}",
+  });
 
 /** gate suspends (descriptor {signal_id: s-1, metadata: {kind: approval}}) → next → END; `first` goes under the first call's expected. */
 const suspendResume = (first: string, resume = "outcome: completed", payload = "{approved: true}", extra = ""): string => `
 cases:
   - name: c
-    state:
-      fields:
-        approved: {type: bool, default: false}
-        done: {type: bool, default: false}
-        log: {type: list, reducer: append, default: []}
-    entry: pre
-    nodes:
-      pre: {update: {log: [pre]}}
-      gate:
-${indent(extra, 8)}
-        suspend_with_descriptor: {signal_id: s-1, metadata: {kind: approval}}
-      next: {update: {done: true}}
-    edges:
-      - {from: pre, to: gate}
-      - {from: gate, to: next}
-      - {from: next, to: END}
+${indent(gateGraph(extra), 4)}
     observers:
       - {name: obs, attach: graph, target: outer, behavior: record}
-    invocations:
-      - name: first
-        initial_state: {}
-        expected:
-${indent(first, 10)}
-      - name: second
-        resume_invocation: "<from previous suspended outcome>"
-        signal_payload: ${payload}
-        expected:
-${indent(resume, 10)}
+${indent(section("invocations", [call("first", "initial_state: {}", first), resumeCall("second", payload, resume)].join("\n")), 4)}
 `;
 
 directiveTester("descriptor", {
@@ -87,17 +83,7 @@ directiveTester("resume errors (suspension §9 categories)", {
 
 directiveTester("resume_invocation placeholder that resolves to nothing", {
   capability: "suspension",
-  template: () => `
-state: {fields: {x: {type: int, default: 0}}}
-entry: a
-nodes: {a: {update: {x: 1}}}
-edges: [{from: a, to: END}]
-invocations:
-  - name: only
-    resume_invocation: "<from previous suspended outcome>"
-    signal_payload: {}
-    expected: {outcome: errored}
-`,
+  template: () => `\n${SET_X}\n${section("invocations", resumeCall("only", "{}", "{outcome: errored}"))}\n`,
   valid: [],
   invalid: [{ code: "", category: "fixture_schema_invalid", message: "cannot resolve '<from previous suspended outcome>'" }],
 });
@@ -143,19 +129,14 @@ directiveTester("checkpointer_assertions", {
   ],
 });
 
-const middlewareSuspend = (expected: string): string => `
-state: {fields: {ran: {type: bool, default: false}}}
-entry: gate
-nodes:
-  gate:
-    wrap_with_middleware:
-      - {name: m, pre_next_calls_suspend_with_descriptor: {signal_id: x}}
-    update: {ran: true}
-edges: [{from: gate, to: END}]
-initial_state: {}
-expected:
-${indent(expected, 2)}
-`;
+/** gate → END, where gate's middleware suspends before calling next; `expected:` holds `expected`. */
+const middlewareSuspend = (expected: string): string =>
+  runOnce(
+    chain("ran: {type: bool, default: false}", {
+      gate: "wrap_with_middleware:\n  - {name: m, pre_next_calls_suspend_with_descriptor: {signal_id: x}}\nupdate: {ran: true}",
+    }),
+    expected,
+  );
 
 directiveTester("final_state_at_error (suspend from middleware)", {
   capability: "suspension",
@@ -185,48 +166,25 @@ directiveTester("suspension named claims (001 / 002)", {
 
 directiveTester("resume_merges_signal_payload without a resume", {
   capability: "suspension",
-  template: (b) => `
-state: {fields: {x: {type: int, default: 0}}}
-entry: a
-nodes: {a: {update: {x: 1}}}
-edges: [{from: a, to: END}]
-invocations:
-  - name: only
-    initial_state: {}
-    expected: {outcome: completed}
-invariants:
-${indent(b, 2)}
-`,
+  template: (b) => `\n${SET_X}\n${section("invocations", call("only", "initial_state: {}", "{outcome: completed}"))}\n${section("invariants", b)}\n`,
   valid: ["resume_merges_signal_payload: false"],
   invalid: [{ code: "resume_merges_signal_payload: true", message: "no suspension resume in the block" }],
 });
 
-const branches = (block: string): string => `
-subgraphs:
-  alpha:
-    state: {fields: {a_out: {type: int, default: 0}}}
-    entry: a
-    nodes: {a: {suspend_with_descriptor: {signal_id: alpha, metadata: {kind: approval}}}}
-    edges: [{from: a, to: END}]
-  beta:
-    state: {fields: {b_out: {type: int, default: 0}}}
-    entry: b
-    nodes: {b: {update: {b_out: 99}}}
-    edges: [{from: b, to: END}]
-state: {fields: {a_result: {type: int, default: 0}, b_result: {type: int, default: 0}}}
-entry: dispatcher
-nodes:
-  dispatcher:
-    parallel_branches:
-      branches:
-        alpha: {subgraph: alpha, outputs: {a_result: a_out}}
-        beta: {subgraph: beta, outputs: {b_result: b_out}}
-edges: [{from: dispatcher, to: END}]
-initial_state: {}
-expected:
-  outcome: suspended
-${indent(block, 2)}
-`;
+/** dispatcher runs branch alpha (which suspends) and beta in parallel; `expected:` holds `outcome: suspended` and `block`. */
+const branches = (block: string): string =>
+  runOnce(
+    [
+      subgraphs({
+        alpha: chain("a_out: {type: int, default: 0}", { a: "{suspend_with_descriptor: {signal_id: alpha, metadata: {kind: approval}}}" }),
+        beta: chain("b_out: {type: int, default: 0}", { b: "{update: {b_out: 99}}" }),
+      }),
+      chain("a_result: {type: int, default: 0}\nb_result: {type: int, default: 0}", {
+        dispatcher: "parallel_branches:\n  branches:\n    alpha: {subgraph: alpha, outputs: {a_result: a_out}}\n    beta: {subgraph: beta, outputs: {b_result: b_out}}",
+      }),
+    ].join("\n"),
+    `outcome: suspended\n${block}`,
+  );
 
 directiveTester("parallel-branches suspension (008 claims)", {
   capability: "suspension",
@@ -241,39 +199,25 @@ directiveTester("parallel-branches suspension (008 claims)", {
   ],
 });
 
+/** A fan-out over [0, 1, 2] whose instance 1 suspends, then next; `block` goes under the first call's expected. */
 const conditional = (block: string): string => `
-subgraph:
-  name: leaf
-  state: {fields: {item_idx: {type: int, default: 0}, doubled: {type: int, default: 0}}}
-  entry: work
-  nodes:
-    work:
-      conditional_suspend:
-        suspend_on_item_index: 1
-        descriptor: {signal_id: needs-review, metadata: {kind: review}}
-        on_other_indices: {update_from_field: {doubled: item_idx, multiplier: 2}}
-  edges: [{from: work, to: END}]
-state: {fields: {items: {type: list<int>, default: [0, 1, 2]}, results: {type: list<int>, reducer: append, default: []}, after: {type: bool, default: false}}}
-entry: fan
-nodes:
-  fan: {fan_out: {subgraph: leaf, items_field: items, item_field: item_idx, collect_field: doubled, target_field: results}}
-  next: {update: {after: true}}
-edges:
-  - {from: fan, to: next}
-  - {from: next, to: END}
-invocations:
-  - name: first
-    initial_state: {}
-    expected:
-      outcome: suspended
-${indent(block, 6)}
-  - name: resume
-    resume_invocation: "<from previous suspended outcome>"
-    signal_payload: {}
-    expected:
-      outcome: completed
-      final_state: {items: [0, 1, 2], results: [], after: true}
-      execution_order: [next]
+${subgraph(
+  "leaf",
+  chain("item_idx: {type: int, default: 0}\ndoubled: {type: int, default: 0}", {
+    work: "conditional_suspend:\n  suspend_on_item_index: 1\n  descriptor: {signal_id: needs-review, metadata: {kind: review}}\n  on_other_indices: {update_from_field: {doubled: item_idx, multiplier: 2}}",
+  }),
+)}
+${chain("items: {type: list<int>, default: [0, 1, 2]}\nresults: {type: list<int>, reducer: append, default: []}\nafter: {type: bool, default: false}", {
+  fan: "{fan_out: {subgraph: leaf, items_field: items, item_field: item_idx, collect_field: doubled, target_field: results}}",
+  next: "{update: {after: true}}",
+})}
+${section(
+  "invocations",
+  [
+    call("first", "initial_state: {}", `outcome: suspended\n${block}`),
+    resumeCall("resume", "{}", "outcome: completed\nfinal_state: {items: [0, 1, 2], results: [], after: true}\nexecution_order: [next]"),
+  ].join("\n"),
+)}
 `;
 
 directiveTester("conditional_suspend (fan-out instance, §8.2)", {
@@ -288,18 +232,7 @@ directiveTester("conditional_suspend (fan-out instance, §8.2)", {
 
 directiveTester("wrap_with_middleware on a completing node (both markers)", {
   capability: "suspension",
-  template: (b) => `
-state: {fields: {x: {type: int, default: 0}}}
-entry: a
-nodes:
-  a:
-    wrap_with_middleware: [{name: m, pre_log: pre, post_log: post}]
-    update: {x: 1}
-edges: [{from: a, to: END}]
-initial_state: {}
-expected:
-${indent(b, 2)}
-`,
+  template: (b) => runOnce(chain("x: {type: int, default: 0}", { a: "wrap_with_middleware: [{name: m, pre_log: pre, post_log: post}]\nupdate: {x: 1}" }), b),
   valid: ["middleware_log_captured: [pre, post]"],
   invalid: [{ code: "middleware_log_captured: [pre]", message: "middleware_log_captured" }],
 });
