@@ -127,6 +127,17 @@ export interface NodeKind<S extends StateRecord = StateRecord, U = Partial<S>> {
   readonly emitsEvents?: boolean;
   /** Compiled graphs this node may run (observer snapshots, introspection). */
   readonly subgraphs?: readonly CompiledGraph<StateRecord, unknown>[];
+  /**
+   * The compiled graph a child run tagged `lineage` executes — a fan-out instance's subgraph, a
+   * branch's — when the kind runs several children (introspection: suspension, resume). Undefined
+   * for a child the kind runs without a compiled graph (an inline-callable branch).
+   */
+  childGraph?(lineage: { readonly fanOutIndex?: number; readonly branchName?: string }): CompiledGraph<StateRecord, unknown> | undefined;
+  /**
+   * The error policy the kind runs its children under (pipeline-utilities §9.5 / §11.5:
+   * `"fail_fast"` or `"collect"`), for kinds that have one.
+   */
+  readonly errorPolicy?: string;
   /** Compile-time checks against the parent graph. */
   validate?(ctx: NodeCompileContext): void;
   /** Extra event fields (e.g. `fanOutConfig`) computed from the pre-state at the first attempt. */

@@ -166,6 +166,11 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
     this.subgraphs = isCompiledGraph(options.subgraph) ? [options.subgraph] : [];
   }
 
+  /** Every instance runs the one subgraph. */
+  childGraph(): CompiledGraph<StateRecord, unknown> | undefined {
+    return this.subgraphs[0];
+  }
+
   /** §9 *Configuration* compile-time checks, against the parent graph being compiled. */
   validate(ctx: NodeCompileContext): void {
     const o = this.options;

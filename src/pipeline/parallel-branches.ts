@@ -152,6 +152,14 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
       .filter(isCompiledGraph);
   }
 
+  /** The branch's subgraph (undefined for a `call` branch or an unknown name). */
+  childGraph(lineage: { readonly branchName?: string }): CompiledGraph<StateRecord, unknown> | undefined {
+    const name = lineage.branchName;
+    if (name === undefined || !Object.prototype.hasOwnProperty.call(this.options.branches, name)) return undefined;
+    const sub = (this.options.branches[name] as { subgraph?: unknown } | null)?.subgraph;
+    return isCompiledGraph(sub) ? sub : undefined;
+  }
+
   /** §11.9 compile-time checks, against the parent graph being compiled. */
   validate(ctx: NodeCompileContext): void {
     const o = this.options;

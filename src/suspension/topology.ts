@@ -3,18 +3,10 @@
  * the child a `suspend()` call sits in, and that kind's error policy (§8.2 / §8.3 `collect`
  * rejection) — read through the engine's public {@link CompiledGraph.node} introspection.
  */
-import type { CompiledGraph, StateRecord } from "../graph/index.ts";
+import type { CompiledGraph, NodeKind, StateRecord } from "../graph/index.ts";
 import { childGraphOf } from "../checkpoint/topology.ts";
 
 type AnyGraph = CompiledGraph<StateRecord, unknown>;
-
-/** A composite whose children run under an error policy (fan-out, parallel branches). */
-interface PolicyKind {
-  readonly kind: string;
-  readonly errorPolicy?: unknown;
-  readonly subgraphs?: readonly AnyGraph[];
-  readonly options?: { readonly branches?: Readonly<Record<string, { readonly subgraph?: unknown } | null>> };
-}
 
 /** Which `collect`-mode composite contains the call, if any. */
 export type CollectContext = "collect_fan_out" | "collect_parallel_branches" | null;
@@ -34,19 +26,18 @@ export function collectContext(
   let g: AnyGraph | undefined = root;
   for (let i = 0; i < namespace.length - 1 && g !== undefined; i++) {
     const name = namespace[i]!;
-    const kind = g.node(name)?.kind as PolicyKind | undefined;
+    const kind: NodeKind<StateRecord, unknown> | undefined = g.node(name)?.kind;
     if (kind === undefined) return null;
     const fi = fanOutIndexChain[i];
     const bn = branchNameChain[i];
     if (kind.kind === "fan_out" && fi !== null && fi !== undefined) {
       if (kind.errorPolicy === "collect") return "collect_fan_out";
-      g = kind.subgraphs?.length === 1 ? kind.subgraphs[0] : undefined;
+      g = kind.childGraph?.({ fanOutIndex: fi });
       continue;
     }
     if (kind.kind === "parallel_branches" && bn !== null && bn !== undefined) {
       if (kind.errorPolicy === "collect") return "collect_parallel_branches";
-      const sub = kind.options?.branches?.[bn]?.subgraph;
-      g = typeof sub === "object" && sub !== null ? (sub as AnyGraph) : undefined; // a `call` branch: nothing deeper
+      g = kind.childGraph?.({ branchName: bn }); // a `call` branch: nothing deeper
       continue;
     }
     g = childGraphOf(g, name);

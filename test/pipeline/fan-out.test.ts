@@ -17,6 +17,9 @@ describe("pipeline/fan-out: items mode (§9.1, §9.3)", () => {
     expect(r.state).to.deep.equal({ items: [1, 2, 3], results: [2, 4, 6] });
     expect(r.executionOrder).to.deep.equal(["process"]);
     expect(g.nodeKind("process")).to.equal("fan_out");
+    const kind = g.node("process")!.kind;
+    expect(kind.childGraph?.({ fanOutIndex: 1 })).to.equal(doubler);
+    expect(kind.errorPolicy).to.equal("fail_fast");
   });
 
   it("merges the collected list through the target field's reducer, onto the prior value", async () => {

@@ -39,6 +39,18 @@ describe("pipeline/parallel-branches: subgraph branches (§11.1–§11.4)", () =
     expect(g.nodeKind("dispatcher")).to.equal("parallel_branches");
   });
 
+  it("introspection: childGraph(branchName) and errorPolicy on the node kind", () => {
+    const g = chain(P, [
+      ["dispatcher", parallelBranches({ errorPolicy: "collect", branches: { alpha: { subgraph: alpha }, inline: { call: () => ({}) } } })],
+    ]);
+    const kind = g.node("dispatcher")!.kind;
+    expect(kind.errorPolicy).to.equal("collect");
+    expect(kind.childGraph?.({ branchName: "alpha" })).to.equal(alpha);
+    expect(kind.childGraph?.({ branchName: "inline" })).to.equal(undefined);
+    expect(kind.childGraph?.({ branchName: "toString" })).to.equal(undefined);
+    expect(kind.childGraph?.({})).to.equal(undefined);
+  });
+
   it("projects parent fields in via inputs; without outputs, merges same-named fields out", async () => {
     const echo = single({ q: { type: "string", default: "" }, answer: { type: "string", default: "" } }, "e", (s) => ({ answer: `A:${s["q"] as string}` }));
     const g = chain({ question: { type: "string", default: "why" }, answer: { type: "string", default: "" }, q_copy: { type: "string", default: "" } }, [
