@@ -13,7 +13,12 @@ import { CallCorrelationId, CallNodeEvents, CheckpointCallLog, ResumeSource, typ
 /** The observation of the case's first call of `kind` (first run, or the first resume), or why there is none. */
 export function callOf(obs: Observation, kind: CallKind): Observation | string {
   const log = obs.tryGet(CheckpointCallLog) ?? obs.calls.find((c) => c.has(CheckpointCallLog))?.tryGet(CheckpointCallLog);
-  if (log === undefined) return "the case ran no checkpointed call (no 'checkpointer' / 'resume' harness was configured)";
+  if (log === undefined) {
+    // Compilation failing before any call leaves no call log; say so rather than blame the case.
+    const result = obs.tryGet(F.Result) ?? obs.calls.find((c) => c.has(F.Result))?.tryGet(F.Result);
+    if (result?.kind === "compile_error") return `the case made no call: ${describeResult(result)}`;
+    return "the case ran no checkpointed call (no 'checkpointer' / 'resume' harness was configured)";
+  }
   const hit = log.calls.find((c) => c.kind === kind);
   return hit?.observation ?? (kind === "first_run" ? "the case made no first run" : "the case made no resume call");
 }

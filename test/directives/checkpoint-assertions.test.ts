@@ -201,6 +201,14 @@ describe("checkpoint harness errors", function () {
     expect(r!.message).to.contain("redis");
   });
 
+  it("a case whose graph does not compile says so under its record assertions, not that it configured no checkpointer", async () => {
+    const yaml = abort(`${FAILED_AT_B}\nsaved_record_assertions: {state: {a: true}}`).replace("b: {type: bool, default: false}", "b: {type: list<no_such_record>, default: []}");
+    const [r] = await runSnippet(yaml, PU);
+    expect(r!.status).to.equal("failed");
+    expect(r!.message).to.contain("saved_record_assertions: the case made no call: compilation failed with invalid_state_schema");
+    expect(r!.message).not.to.contain("no 'checkpointer'");
+  });
+
   it("an unknown migration mock is harness_primitive_missing", async () => {
     const [r] = await runSnippet(seeded("expected: {outcome: completed}", "no_such_mock"), PU);
     expect(r!.category, r!.message ?? "").to.equal("harness_primitive_missing");
