@@ -104,7 +104,8 @@ async function main(): Promise<number> {
   }
   const all = await discover();
   if (args.list) {
-    for (const s of all) console.log(`${s.name.padEnd(20)} ${s.description}`);
+    const width = Math.max(20, ...all.map((s) => s.name.length));
+    for (const s of all) console.log(`${s.name.padEnd(width)} ${s.description}`);
     return 0;
   }
   const unknown = args.scenarios.filter((n) => !all.some((s) => s.name === n));

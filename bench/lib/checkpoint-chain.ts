@@ -25,24 +25,35 @@
  * counted), the floor counts its own upserts. The in-memory stores are emptied at the end of each
  * unit (ours `clear()`, LangGraph `deleteThread()` per thread, the floor's `Map.clear()`); the SQLite
  * files keep growing (deleting would add a durable transaction per invocation).
+ *
+ * The SQLite setup, the save-counting subclasses and the floor's stores live in
+ * `checkpoint-common.ts` (shared with the long loop of `checkpoint-loop.ts`).
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { Annotation, MemorySaver } from "@langchain/langgraph";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { InMemoryCheckpointer, SqliteCheckpointer, withCheckpointer, type Checkpointer, type CheckpointRecord } from "../../src/checkpoint/index.ts";
+import { Annotation } from "@langchain/langgraph";
+import { withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
 import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
+import {
+  checkDurability,
+  CP_SQLITE_SYNCHRONOUS,
+  CountingInMemory,
+  CountingMemorySaver,
+  CountingSqlite,
+  CountingSqliteSaver,
+  floorMemoryStore,
+  floorSqliteStore,
+  openDb,
+  tempDb,
+  type FloorStore,
+} from "./checkpoint-common.ts";
 import { floorMerge } from "./floor.ts";
 import { LG_END, LG_START, looseStateGraph, type LooseCompiledGraph } from "./langgraph.ts";
 import type { Workload } from "./types.ts";
-import { VerificationError } from "./verify.ts";
+
+/** Re-exported: the SQLite helpers now live in `checkpoint-common.ts` (shared with `checkpoint-loop.ts`). */
+export { CP_SQLITE_SYNCHRONOUS, tmpdirFilesystem } from "./checkpoint-common.ts";
 
 export const CP_NODES = 50;
 export const CP_INVOCATIONS_PER_UNIT = 2;
-/** `PRAGMA synchronous` of every SQLite database here (ours' default). */
-export const CP_SQLITE_SYNCHRONOUS = "full";
 
 export type CheckpointBackend = "none" | "memory" | "sqlite";
 
@@ -77,75 +88,7 @@ export function expectedCpUnit(backend: CheckpointBackend): CpUnitResult {
   };
 }
 
-// ------------------------------------------------------------------------------------- SQLite
-
-/**
- * The filesystem holding `os.tmpdir()` (Linux: the longest matching mount in `/proc/mounts`), e.g.
- * `"ext4 on /dev/vda"` — fsync on tmpfs is nearly free, so it matters for the SQLite numbers.
- */
-export function tmpdirFilesystem(): string {
-  try {
-    const dir = realpathSync(os.tmpdir());
-    let best: { mount: string; text: string } | undefined;
-    for (const line of readFileSync("/proc/mounts", "utf8").split("\n")) {
-      const [device, mount, type] = line.split(" ");
-      if (!device || !mount || !type) continue;
-      const inside = dir === mount || dir.startsWith(mount.endsWith("/") ? mount : `${mount}/`);
-      if (inside && (!best || mount.length > best.mount.length)) best = { mount, text: `${type} on ${device}` };
-    }
-    return best ? `${dir}: ${best.text}` : `${dir}: unknown filesystem`;
-  } catch {
-    return `${os.tmpdir()}: unknown filesystem`;
-  }
-}
-
-interface TempDb {
-  readonly dir: string;
-  readonly file: string;
-  remove(): void;
-}
-
-function tempDb(impl: string): TempDb {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `openarmature-bench-${impl}-`));
-  return { dir, file: path.join(dir, "checkpoints.db"), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** Open a connection with the settings every implementation uses. */
-function openDb(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  db.pragma(`synchronous = ${CP_SQLITE_SYNCHRONOUS.toUpperCase()}`);
-  return db;
-}
-
-/** Fail before timing unless `db` is WAL + the configured `synchronous` level. */
-function checkDurability(impl: string, db: Database.Database): void {
-  const journal = String(db.pragma("journal_mode", { simple: true }));
-  const sync = Number(db.pragma("synchronous", { simple: true }));
-  const want = CP_SQLITE_SYNCHRONOUS === "full" ? 2 : 1;
-  if (journal !== "wal" || sync !== want) {
-    throw new VerificationError(`checkpoint-sqlite: ${impl}'s database is journal_mode=${journal}, synchronous=${sync}; expected wal, ${want}`);
-  }
-}
-
 // ---------------------------------------------------------------------------------------- ours
-
-/** Counts `save()` calls; no extra `await` (the base promise is returned as is). */
-class CountingInMemory extends InMemoryCheckpointer {
-  saves = 0;
-  override save(invocationId: string, record: CheckpointRecord): Promise<void> {
-    this.saves++;
-    return super.save(invocationId, record);
-  }
-}
-
-class CountingSqlite extends SqliteCheckpointer {
-  saves = 0;
-  override save(invocationId: string, record: CheckpointRecord): Promise<void> {
-    this.saves++;
-    return super.save(invocationId, record);
-  }
-}
 
 export function oursCpChain(backend: CheckpointBackend): Workload {
   const State = defineState({ count: field.int().default(0), last: field.string().default("") });
@@ -212,29 +155,6 @@ export function oursCpChain(backend: CheckpointBackend): Workload {
 }
 
 // ----------------------------------------------------------------------------------- LangGraph
-
-type PutArgs = Parameters<MemorySaver["put"]>;
-
-/** Counts `put()` calls of node checkpoints (`metadata.step >= 1`). */
-class CountingMemorySaver extends MemorySaver {
-  nodeSaves = 0;
-  override put(config: PutArgs[0], checkpoint: PutArgs[1], metadata: PutArgs[2]): ReturnType<MemorySaver["put"]> {
-    if ((metadata.step ?? -1) >= 1) this.nodeSaves++;
-    return super.put(config, checkpoint, metadata);
-  }
-}
-
-class CountingSqliteSaver extends SqliteSaver {
-  nodeSaves = 0;
-  /** Create its tables now (untimed; LangGraph otherwise does it on first use). */
-  prepare(): void {
-    this.setup();
-  }
-  override put(config: PutArgs[0], checkpoint: PutArgs[1], metadata: PutArgs[2]): ReturnType<SqliteSaver["put"]> {
-    if ((metadata.step ?? -1) >= 1) this.nodeSaves++;
-    return super.put(config, checkpoint, metadata);
-  }
-}
 
 let lgThreads = 0;
 
@@ -311,55 +231,14 @@ export function langgraphCpChain(backend: CheckpointBackend): Workload {
 
 // --------------------------------------------------------------------------------------- floor
 
-interface FloorStore {
-  save(id: string, state: CpState, completedNodes: number): Promise<void>;
-  load(id: string): Promise<{ state: CpState; completedNodes: number } | undefined>;
-  endUnit(): void;
-  close(): void;
-}
-
-function floorMemoryStore(): FloorStore {
-  const records = new Map<string, { state: CpState; completedNodes: number }>();
-  return {
-    save: async (id, state, completedNodes) => void records.set(id, { state, completedNodes }),
-    load: async (id) => records.get(id),
-    endUnit: () => records.clear(),
-    close: () => undefined,
-  };
-}
-
-function floorSqliteStore(file: string): FloorStore {
-  const db = openDb(file);
-  try {
-    checkDurability("floor", db);
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-  db.exec("CREATE TABLE IF NOT EXISTS checkpoints (id TEXT PRIMARY KEY NOT NULL, completed INTEGER NOT NULL, record TEXT NOT NULL)");
-  const upsert = db.prepare(
-    "INSERT INTO checkpoints (id, completed, record) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET completed = excluded.completed, record = excluded.record",
-  );
-  const select = db.prepare("SELECT completed, record FROM checkpoints WHERE id = ?");
-  return {
-    save: async (id, state, completedNodes) => void upsert.run(id, completedNodes, JSON.stringify(state)),
-    load: async (id) => {
-      const row = select.get(id) as { completed: number; record: string } | undefined;
-      return row && { state: JSON.parse(row.record) as CpState, completedNodes: row.completed };
-    },
-    endUnit: () => undefined,
-    close: () => db.close(),
-  };
-}
-
 let floorIds = 0;
 
 export function floorCpChain(backend: CheckpointBackend): Workload {
   const nodes = NAMES.map((n) => [n, async (s: CpState) => update(n, s)] as const);
   const db = backend === "sqlite" ? tempDb("floor") : undefined;
-  let store: FloorStore | undefined;
+  let store: FloorStore<CpState> | undefined;
   try {
-    store = backend === "none" ? undefined : backend === "memory" ? floorMemoryStore() : floorSqliteStore(db!.file);
+    store = backend === "none" ? undefined : backend === "memory" ? floorMemoryStore<CpState>() : floorSqliteStore<CpState>(db!.file);
   } catch (e) {
     db?.remove();
     throw e;
