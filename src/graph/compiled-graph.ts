@@ -93,8 +93,8 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     const rt = this[INTERNALS];
     const node = rt.nodes.get(nodeName);
     if (node === undefined) throw new RangeError(`graph "${rt.name}" has no node "${nodeName}"`);
-    const at = (): ErrorLocation => ({ nodeName, namespace: ctx.namespace, state, parentStates: ctx.parentStates });
-    return resolveEdge(rt, node, state, ctx, at);
+    const where = { locate: (): ErrorLocation => ({ nodeName, namespace: ctx.namespace, state, parentStates: ctx.parentStates }) };
+    return resolveEdge(rt, node, state, ctx, where);
   }
 
   /**
@@ -105,7 +105,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
    */
   mergeUpdate(prior: Readonly<S>, update: Readonly<U> | Readonly<Record<string, unknown>>, at: ErrorLocation = {}): Readonly<S> {
     const nodeName = at.nodeName ?? "(merge)";
-    return mergeInto(this[INTERNALS], prior, update, nodeName, () => ({ ...at, state: prior })) as Readonly<S>;
+    return mergeInto(this[INTERNALS], prior, update, nodeName, { locate: () => ({ ...at, state: prior }) }) as Readonly<S>;
   }
 
   /**

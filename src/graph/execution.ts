@@ -139,6 +139,11 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     this.suppressed = true;
   }
 
+  /** @internal where an error about `state` raised at this dispatch is located. */
+  locate(state: State): ErrorLocation {
+    return loc(this, state);
+  }
+
   runSubgraph<T extends StateRecord>(
     graph: CompiledGraph<T, unknown>,
     input: Readonly<Record<string, unknown>>,
@@ -364,12 +369,17 @@ function runChain(ctx: DispatchContext, i: number, s: State): unknown {
   return mws[i]!(s, next, ctx);
 }
 
+/** `e`, marked as raised inside `inv` when it is a §4 error. */
+function ownIf(e: unknown, inv: Invocation): unknown {
+  return e instanceof GraphRuntimeError ? own(e, inv) : e;
+}
+
 /** Merge a partial update through the field reducers, then validate the changed fields (§2, §4). */
 function applyUpdate(ctx: DispatchContext, prior: State, update: unknown): State {
   try {
-    return mergeInto(ctx.frame.rt, prior, update, ctx.node.name, () => loc(ctx, prior));
+    return mergeInto(ctx.frame.rt, prior, update, ctx.node.name, ctx);
   } catch (e) {
-    throw e instanceof GraphRuntimeError ? own(e, ctx.frame.inv) : e;
+    throw ownIf(e, ctx.frame.inv);
   }
 }
 
@@ -377,15 +387,15 @@ function applyUpdate(ctx: DispatchContext, prior: State, update: unknown): State
 function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<RouteTarget> {
   const edge = ctx.node.edge;
   if (edge.kind === "static") return edge.to;
-  const inv = ctx.frame.inv;
-  const mine = (e: unknown): never => {
-    throw e instanceof GraphRuntimeError ? own(e, inv) : e;
-  };
   try {
-    const r = resolveEdge(ctx.frame.rt, ctx.node, post, ctx, () => loc(ctx, post));
-    return isThenable(r) ? Promise.resolve(r).then(undefined, mine) : r;
+    const r = resolveEdge(ctx.frame.rt, ctx.node, post, ctx, ctx);
+    if (!isThenable(r)) return r;
+    const inv = ctx.frame.inv;
+    return Promise.resolve(r).then(undefined, (e: unknown) => {
+      throw ownIf(e, inv);
+    });
   } catch (e) {
-    return mine(e);
+    throw ownIf(e, ctx.frame.inv);
   }
 }
 

@@ -4,9 +4,10 @@
  * every changed field is validated against the schema. One implementation serves the execution
  * loop and the public {@link CompiledGraph.mergeUpdate}.
  */
-import { NodeException, ReducerError, StateValidationError, type ErrorLocation, type ValidationIssue } from "./errors.ts";
+import { NodeException, ReducerError, StateValidationError, type ValidationIssue } from "./errors.ts";
 import { deepFreeze, freezeShallow } from "./freeze.ts";
 import type { GraphRuntime } from "./internals.ts";
+import type { Locator } from "./routing.ts";
 import { append, lastWriteWins, reducerNameOf } from "./reducers.ts";
 import type { StateRecord } from "./state-types.ts";
 
@@ -21,28 +22,27 @@ function describeValue(v: unknown): string {
 /**
  * @internal Merge `update` (what node `nodeName` returned) into `prior`. Returns `prior` itself when
  * nothing was written. Throws — unowned — `node_exception` for a non-mapping update, `reducer_error`
- * when a reducer raises, `state_validation_error` when a merged field fails its type; `at()` gives
- * the error's location (called only on failure).
+ * when a reducer raises, `state_validation_error` when a merged field fails its type; `where` locates
+ * the error (asked only on failure).
  */
 export function mergeInto(
   rt: Pick<GraphRuntime, "schema" | "reducers">,
   prior: State,
   update: unknown,
   nodeName: string,
-  at: () => ErrorLocation,
+  where: Locator,
 ): State {
   if (update === undefined || update === null) return prior;
   if (typeof update !== "object" || Array.isArray(update)) {
     throw new NodeException(
       new TypeError(`node "${nodeName}" returned ${describeValue(update)}; a node must return a mapping of field updates`),
-      at(),
+      where.locate(prior),
     );
   }
   const u = update as Record<string, unknown>;
+  const schema = rt.schema;
   let next: Record<string, unknown> | undefined;
-  let changed: string[] | undefined;
-  /** Per changed key (same order): the value whose validity decides the merged field's. */
-  let checked: unknown[] | undefined;
+  let issues: ValidationIssue[] | undefined;
   for (const key in u) {
     if (!Object.prototype.hasOwnProperty.call(u, key)) continue;
     const value = u[key];
@@ -55,32 +55,24 @@ export function mergeInto(
       try {
         merged = (reducer as (p: unknown, u: unknown) => unknown)(prior[key], value);
       } catch (cause) {
-        throw new ReducerError(key, reducerNameOf(reducer), cause, at());
+        throw new ReducerError(key, reducerNameOf(reducer), cause, where.locate(prior));
       }
       freezeShallow(merged);
     }
     if (next === undefined) next = { ...prior };
     next[key] = merged;
-    (changed ??= []).push(key);
     // `append` concatenates two lists and a list type constrains only its elements, so with the
     // prior value valid (every state is), the merged list is valid exactly when the appended part
-    // is: validate the update, not the whole (ever longer) list.
-    (checked ??= []).push(reducer === append ? value : merged);
+    // is: validate the update, not the whole (ever longer) list — and report an invalid part
+    // against the merged list, so issue paths index it.
+    let is = schema.validateField(key, reducer === append ? value : merged);
+    if (is.length && reducer === append) is = schema.validateField(key, merged);
+    if (is.length) (issues ??= []).push(...is);
   }
   if (next === undefined) return prior;
   Object.freeze(next);
-  let issues: ValidationIssue[] | undefined;
-  const schema = rt.schema;
-  for (let k = 0; k < changed!.length; k++) {
-    const key = changed![k]!;
-    const part = checked![k];
-    let is = schema.validateField(key, part);
-    // An invalid appended part is reported against the merged list, so issue paths index it.
-    if (is.length && part !== next[key]) is = schema.validateField(key, next[key]);
-    if (is.length) (issues ??= []).push(...is);
-  }
   if (issues) {
-    throw new StateValidationError(issues, { ...at(), invalidState: next, boundary: `merge of node "${nodeName}"` });
+    throw new StateValidationError(issues, { ...where.locate(prior), invalidState: next, boundary: `merge of node "${nodeName}"` });
   }
   return next;
 }
