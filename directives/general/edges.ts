@@ -18,7 +18,23 @@ export class Edges {
       properties: {
         from: { type: "string", minLength: 1 },
         to: { type: "string", minLength: 1 },
-        condition: { type: "object" },
+        // `if_field / equals / then / else`, or a named callable (`state_field_read` reads `field`,
+        // `edge_raises` raises `message`); no other key.
+        condition: {
+          type: "object",
+          anyOf: [
+            {
+              required: ["if_field", "equals", "then", "else"],
+              additionalProperties: false,
+              properties: { if_field: { type: "string" }, equals: {}, then: { type: "string" }, else: { type: "string" } },
+            },
+            {
+              required: ["callable"],
+              additionalProperties: false,
+              properties: { callable: { type: "string" }, field: { type: "string" }, message: { type: "string" } },
+            },
+          ],
+        },
       },
       anyOf: [{ required: ["to"] }, { required: ["condition"] }],
     },

@@ -4,10 +4,23 @@ import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import { graphSpecOf } from "../../harness/graph/graph-spec.ts";
 import { useGraphExecutor } from "../../harness/graph/use-graph.ts";
 
+/** A factory's arguments mapping: the argument names §5.2 gives it (values are the engine's to judge). */
+const args = (...names: string[]) => ({
+  type: ["object", "null"],
+  additionalProperties: false,
+  properties: Object.fromEntries(names.map((n) => [n, {}])),
+});
+
 const reducer = {
   oneOf: [
     { type: "string" },
-    { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: ["object", "null"] } },
+    {
+      type: "object",
+      minProperties: 1,
+      maxProperties: 1,
+      properties: { bounded_append: args("max_len"), dedupe_append: args("key"), merge_by_key: args("key") },
+      additionalProperties: { type: ["object", "null"] },
+    },
   ],
 };
 

@@ -16,6 +16,6 @@ export class ResumeWithModifiedItems {
     if (ctx.plan.input(RESUME_REQUEST) === undefined) {
       throw new FixtureSchemaInvalid("'resume_with_modified_items' belongs inside a 'resume:' block", ctx.locate(ctx.self.path));
     }
-    ctx.plan.setInput(MODIFIED_ITEMS, value);
+    ctx.plan.setInput(MODIFIED_ITEMS, { fields: value, path: ctx.self.path });
   }
 }

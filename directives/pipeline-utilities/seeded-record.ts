@@ -14,12 +14,20 @@ export class SeededRecord {
   readonly schema = {
     type: "object",
     required: ["state"],
+    // The §10.2 record document's fields, and no other key (the harness supplies the ids it omits).
+    additionalProperties: false,
     properties: {
+      invocation_id: { type: "string" },
+      correlation_id: { type: "string" },
       schema_version: { type: "string" },
       state: { type: "object" },
       parent_states: { type: "array", items: { type: "object" } },
       completed_positions: { type: "array", items: { type: "object" } },
       fan_out_progress: { type: "array", items: { type: "object" } },
+      last_saved_at: { type: "number" },
+      next_step: { type: "integer" },
+      graph_name: { type: "string" },
+      resumed_from: { type: "string" },
     },
   };
   configure(value: Record<string, unknown>, ctx: ConfigureContext): void {

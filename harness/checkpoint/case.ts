@@ -71,6 +71,12 @@ export const RESUME_REQUEST = "checkpoint_resume_request";
 /** Plan input: `resume_with_modified_items` — fields re-resolved on the resumed run. */
 export const MODIFIED_ITEMS = "resume_with_modified_items";
 
+/** A resume's `resume_with_modified_items`: the fields and where they were written. */
+export interface ModifiedItems {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly path: KeyPath;
+}
+
 /** A `crash_injection` boundary (§5.6). */
 export type CrashPoint =
   | { readonly kind: "after_node"; readonly node: string }
@@ -341,10 +347,18 @@ export class CheckpointCaseState {
       source = null;
     }
     c.observation.set(ResumeSource, { invocationId: from, record: source });
-    const modified = c.plan.input<Record<string, unknown>>(MODIFIED_ITEMS);
+    const modified = c.plan.input<ModifiedItems>(MODIFIED_ITEMS);
+    if (modified !== undefined) {
+      // The fields re-resolve the outermost state: each must be one it declares.
+      for (const field of Object.keys(modified.fields)) {
+        if (!this.#root!.schema.has(field)) {
+          throw new FixtureSchemaInvalid(`'resume_with_modified_items' names '${field}', which the case's state does not declare`, this.#where([...modified.path, field]));
+        }
+      }
+    }
     const graph =
       modified !== undefined && this.#recording !== undefined
-        ? withCheckpointer(this.#root!, new ModifiedItemsView(this.#recording, from, modified), this.#registry !== undefined ? { migrations: this.#registry } : {})
+        ? withCheckpointer(this.#root!, new ModifiedItemsView(this.#recording, from, modified.fields), this.#registry !== undefined ? { migrations: this.#registry } : {})
         : cg;
     return graph.invoke({}, { ...c.options, resumeInvocation: from });
   }

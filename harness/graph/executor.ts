@@ -106,6 +106,18 @@ class GraphRun {
       await this.rc.configureAll(resolved, plan);
       this.specs.set(name, spec);
     }
+    // An overridden declaration never runs, but its keys are still the fixture's: check them, and
+    // each of its nodes' directives (names and value shapes), without configuring anything.
+    for (const decl of this.rc.caseSpec.shadowed) {
+      this.rc.resolve("subgraph", decl.body, decl.path);
+      const nodes = decl.body["nodes"];
+      if (typeof nodes !== "object" || nodes === null || Array.isArray(nodes)) continue;
+      for (const [node, body] of Object.entries(nodes as Record<string, unknown>)) {
+        if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+          this.rc.resolve("node", body as Record<string, unknown>, [...decl.path, "nodes", node]);
+        }
+      }
+    }
     this.rc.throwIfUnknown();
   }
 
@@ -201,7 +213,8 @@ class GraphRun {
         else obs.set(F.Result, { kind: "suspended", state: result.state, nodeName: result.nodeName, descriptor: result.interrupt.descriptor });
       } catch (err) {
         const e = err as Error & { invocationId?: string; executionOrder?: readonly string[] };
-        if (!isCategorized(e)) throw err;
+        // A fixture defect the harness found while running the call is the case's own error.
+        if (err instanceof ConformanceError || !isCategorized(e)) throw err;
         outcome = e;
         invocationId = e.invocationId ?? null;
         obs.set(F.Result, { kind: "errored", error: e });

@@ -44,6 +44,8 @@ export interface CaseSpec {
   readonly entries: ReadonlyArray<Entry>;
   /** Subgraph declarations in scope, innermost site winning. */
   readonly subgraphs: ReadonlyMap<string, SubgraphDeclaration>;
+  /** Declarations an inner site's declaration of the same name overrides (still checked, never run). */
+  readonly shadowed: ReadonlyArray<SubgraphDeclaration>;
 }
 
 /** Keys the normalizer consumes itself; they are never dispatched as directives. */
@@ -68,7 +70,7 @@ export function normalizeFixture(fixture: FixtureFile): CaseSpec[] {
   const shared = entriesOf(doc, []).filter((e) => !STRUCTURAL_KEYS.has(e.key));
 
   if (!("cases" in doc)) {
-    return [{ fixture, name: null, index: null, path: [], entries: shared, subgraphs: docDecls }];
+    return [{ fixture, name: null, index: null, path: [], entries: shared, subgraphs: docDecls, shadowed: [] }];
   }
   const cases = doc.cases;
   if (!Array.isArray(cases) || cases.length === 0) {
@@ -102,9 +104,15 @@ export function normalizeFixture(fixture: FixtureFile): CaseSpec[] {
     const entries = [...shared.filter((e) => !ownKeys.has(e.key)), ...flattened];
 
     const scope = new Map(docDecls);
-    for (const [n, d] of declarationsAt(fixture, c, path, "case")) scope.set(n, d);
-    if (isMapping(graph)) for (const [n, d] of declarationsAt(fixture, graph, [...path, "graph"], "graph")) scope.set(n, d);
-    return { fixture, name, index, path, entries, subgraphs: scope };
+    const shadowed: SubgraphDeclaration[] = [];
+    const declare = (n: string, d: SubgraphDeclaration): void => {
+      const outer = scope.get(n);
+      if (outer !== undefined) shadowed.push(outer);
+      scope.set(n, d);
+    };
+    for (const [n, d] of declarationsAt(fixture, c, path, "case")) declare(n, d);
+    if (isMapping(graph)) for (const [n, d] of declarationsAt(fixture, graph, [...path, "graph"], "graph")) declare(n, d);
+    return { fixture, name, index, path, entries, subgraphs: scope, shadowed };
   });
 }
 

@@ -19,9 +19,30 @@ export function validateDirectiveValue(d: Directive, value: unknown, path: KeyPa
     compiled.set(d.constructor, validate);
   }
   if (validate(value)) return;
-  const err = validate.errors?.[0];
+  const err = mostSpecific(validate.errors ?? []);
   const sub = err ? pointerToPath(err.instancePath) : [];
   throw new FixtureSchemaInvalid(`'${name}' ${describe(err)}`, source.locate([...path, ...sub]));
+}
+
+/** Keywords that only summarize their branches' errors (`oneOf`: "must match exactly one schema"). */
+const SUMMARY = new Set(["oneOf", "anyOf", "if"]);
+
+/**
+ * The error a person should read: the deepest one, preferring a named key (unknown / missing) over
+ * a type mismatch and either over a branch summary — so a value that fails every `oneOf` branch
+ * reports what is wrong inside the branch it almost matched, not that it is not a string.
+ */
+function mostSpecific(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  const rank = (e: ErrorObject): number => (SUMMARY.has(e.keyword) ? 0 : e.keyword === "type" ? 1 : 2);
+  let best: ErrorObject | undefined;
+  for (const e of errors) {
+    if (best === undefined) best = e;
+    else {
+      const depth = e.instancePath.split("/").length - best.instancePath.split("/").length;
+      if (depth > 0 || (depth === 0 && rank(e) > rank(best))) best = e;
+    }
+  }
+  return best;
 }
 
 function pointerToPath(ptr: string): Array<string | number> {

@@ -298,10 +298,17 @@ const NAMED: Readonly<Record<CanonicalReducerName, Reducer<never, never>>> = {
   merge_all: mergeAll as unknown as Reducer<never, never>,
 };
 
+/** The arguments each factory reducer takes (spec snake_case, and camelCase where they differ). */
+const FACTORY_ARGUMENTS: Readonly<Record<ReducerFactoryName, readonly string[]>> = {
+  bounded_append: ["max_len", "maxLen"],
+  dedupe_append: ["key"],
+  merge_by_key: ["key"],
+};
+
 /**
  * Resolve a {@link ReducerSpec} to a reducer. Factory kwargs accept the spec's snake_case names
- * (`max_len`, `key`) and camelCase (`maxLen`). Unknown names / bad parameters raise
- * `reducer_configuration_invalid`.
+ * (`max_len`, `key`) and camelCase (`maxLen`). Unknown names, unknown arguments and bad parameters
+ * raise `reducer_configuration_invalid`.
  */
 export function resolveReducer(spec: ReducerSpec): Reducer<unknown, unknown> {
   if (typeof spec === "function") return spec as unknown as Reducer<unknown, unknown>;
@@ -322,6 +329,16 @@ export function resolveReducer(spec: ReducerSpec): Reducer<unknown, unknown> {
     }
     const name = keys[0]!;
     const kw = (spec as Record<string, Record<string, unknown> | null | undefined>)[name] ?? {};
+    const allowed = FACTORY_ARGUMENTS[name as ReducerFactoryName];
+    if (allowed !== undefined) {
+      const extra = Object.keys(kw).filter((k) => !allowed.includes(k));
+      if (extra.length > 0) {
+        throw compileError(
+          "reducer_configuration_invalid",
+          `${name}: unknown argument${extra.length > 1 ? "s" : ""} ${extra.map((k) => JSON.stringify(k)).join(", ")} (it takes ${allowed.map((k) => JSON.stringify(k)).join(" / ")})`,
+        );
+      }
+    }
     switch (name) {
       case "bounded_append":
         return boundedAppend((kw["max_len"] ?? kw["maxLen"]) as number) as unknown as Reducer<unknown, unknown>;

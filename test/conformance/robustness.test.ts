@@ -87,13 +87,32 @@ function retyped(v: unknown): unknown {
 /** Keys whose values are fixture data (inputs to the graph), where an added key can be neutral. */
 const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", "signal_payload", "session_state", "body", "metadata", "on_success", "success_update", "success_compute"]);
 
+/**
+ * Keys whose own value is data the run compares against (a condition's `equals`): retyping it may
+ * not show. Likewise a value inside a seeded record's `state` (below).
+ */
+const DATA_VALUES = new Set(["equals"]);
+
 interface Mutant {
   readonly text: string;
-  /** The case the mutation touched (its index under `cases:`), or "all" for document-level edits. */
-  readonly scope: number | "all";
+  /** The case(s) the mutation touched (indices under `cases:`), or "all" for document-level edits. */
+  readonly scope: number | readonly number[] | "all";
+  /** The mutation changed fixture data (under a {@link DATA_KEYS} key), which a case may not observe. */
+  readonly inData?: boolean;
 }
 
-const scopeOfPath = (p: Path): number | "all" => (p[0] === "cases" && typeof p[1] === "number" ? p[1] : "all");
+/**
+ * The cases a change at `p` can affect: the case it sits in; for a document-level subgraph
+ * declaration, the cases that name that subgraph; else every case.
+ */
+function scopeOfPath(doc: Document, p: Path): number | readonly number[] | "all" {
+  if (p[0] === "cases" && typeof p[1] === "number") return p[1];
+  const declared = p[0] === "subgraphs" && typeof p[1] === "string" ? p[1] : p[0] === "subgraph" ? doc.getIn(["subgraph", "name"]) : undefined;
+  const cases = doc.get("cases", true);
+  if (typeof declared !== "string" || !isSeq(cases)) return "all";
+  const word = new RegExp(`\\b${declared.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
+  return cases.items.flatMap((c, i) => (word.test(String(c)) ? [i] : []));
+}
 
 /** The case whose text holds line `line` (0-based), or "all". */
 function scopeOfLine(text: string, line: number): number | "all" {
@@ -126,19 +145,27 @@ function mutate(text: string, kind: Mutation, pick: number): Mutant | null {
   }
   const doc = parseDocument(text);
   if (kind === "unknown_key") {
-    const maps = mappingPaths(doc).filter((p) => !p.some((k) => typeof k === "string" && DATA_KEYS.has(k)));
+    const maps = mappingPaths(doc).filter(
+      (p) => !p.some((k, i) => (typeof k === "string" && DATA_KEYS.has(k)) || (k === "seeded_record" && p[i + 1] === "state")),
+    );
     if (maps.length === 0) return null;
     const p = maps[pick % maps.length] as Path;
     if (p.length === 0) (doc.contents as unknown as { set(k: string, v: unknown): void }).set("zz_mutant_key", 1);
     else (doc.getIn(p, true) as unknown as { set(k: string, v: unknown): void }).set("zz_mutant_key", 1);
-    return { text: String(doc), scope: scopeOfPath(p) };
+    return { text: String(doc), scope: scopeOfPath(doc, p) };
   }
   const paths = valuePaths(doc);
   if (paths.length === 0) return null;
   const p = paths[pick % paths.length] as Path;
   if (kind === "drop") doc.deleteIn(p);
   else doc.setIn(p, retyped(doc.getIn(p)));
-  return { text: String(doc), scope: scopeOfPath(p) };
+  // A retyped input value (a node's update, a default) may go unobserved: e.g. a branch whose
+  // failure a collect-mode node records while the case asserts another error.
+  const inData =
+    p.slice(0, -1).some((k) => typeof k === "string" && DATA_KEYS.has(k)) ||
+    DATA_VALUES.has(String(p[p.length - 1])) ||
+    p.some((k, i) => k === "seeded_record" && p[i + 1] === "state" && i + 2 < p.length);
+  return { text: String(doc), scope: scopeOfPath(doc, p), inData };
 }
 
 async function runText(f: DiscoveredFixture, text: string): Promise<CaseResult[]> {
@@ -181,8 +208,8 @@ describe("robustness: mutated real fixtures end in a categorized error", functio
             // A pass is acceptable only for a case the mutation did not touch, or where the
             // mutation cannot be told apart from the original (a dropped optional key, a cut
             // comment) — and then only if the original case passes too.
-            const touched = mutant.scope === "all" || mutant.scope === i;
-            expect(touched && MUST_FAIL.has(kind), `${f.id} ${kind}@${pick} case ${r.case} passed but must fail:\n${mutant.text}`).to.equal(false);
+            const touched = mutant.scope === "all" || mutant.scope === i || (Array.isArray(mutant.scope) && mutant.scope.includes(i));
+            expect(touched && MUST_FAIL.has(kind) && mutant.inData !== true, `${f.id} ${kind}@${pick} case ${r.case} passed but must fail:\n${mutant.text}`).to.equal(false);
             if (!baseline.has(f.id)) baseline.set(f.id, await runText(f, text));
             const before = baseline.get(f.id)?.find((b) => b.case === r.case);
             expect(before?.status, `${f.id} ${kind}@${pick} case ${r.case} passed although the original does not`).to.equal("passed");

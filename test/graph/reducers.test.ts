@@ -127,6 +127,15 @@ describe("graph/reducers: factory reducers", () => {
     expect(compileErrorOf(() => resolveReducer({ merge_by_key: { key: null } })).category).to.equal("reducer_configuration_invalid");
     expect(compileErrorOf(() => resolveReducer("no_such_reducer" as never)).category).to.equal("reducer_configuration_invalid");
   });
+
+  it("an argument a factory does not take is reducer_configuration_invalid, naming it", () => {
+    const err = compileErrorOf(() => resolveReducer({ merge_by_key: { key: "id", keys: "id" } }));
+    expect(err.category).to.equal("reducer_configuration_invalid");
+    expect(err.message).to.contain('"keys"');
+    expect(compileErrorOf(() => resolveReducer({ bounded_append: { max_len: 2, len: 2 } })).category).to.equal("reducer_configuration_invalid");
+    expect(resolveReducer({ bounded_append: { maxLen: 2 } })([1, 2], [3])).to.deep.equal([2, 3]);
+    expect(resolveReducer({ dedupe_append: {} })([1], [1, 2])).to.deep.equal([1, 2]);
+  });
 });
 
 describe("graph/reducers: reducer_error at merge time", () => {
