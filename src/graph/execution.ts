@@ -18,7 +18,7 @@ import {
   type SubgraphRunOptions,
 } from "./extension.ts";
 import { INTERNALS, type CompiledNode, type GraphRuntime } from "./internals.ts";
-import { currentAttemptIndex, engineStorage, Frame, type Invocation } from "./invocation.ts";
+import { childPrefix, currentAttemptIndex, engineStorage, Frame, type ChildPrefix, type Invocation } from "./invocation.ts";
 import { mergeInto } from "./merge.ts";
 import { resolveEdge } from "./routing.ts";
 import type { StateSchema } from "./state-schema.ts";
@@ -66,6 +66,8 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   extras: NodeEventExtras | undefined = undefined;
   resumeInner: StartPosition | undefined = undefined;
   hookEvent: NodeEvent | undefined = undefined;
+  /** Shared by every child frame this dispatch runs (fan-out instances, branches). */
+  childPrefix: ChildPrefix | undefined = undefined;
   private ns: readonly string[] | undefined = undefined;
 
   constructor(frame: Frame, node: CompiledNode, state: State) {
@@ -152,7 +154,8 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     const rt = (graph as unknown as { [INTERNALS]?: GraphRuntime })[INTERNALS];
     if (!rt) return Promise.reject(new TypeError("runSubgraph expects a CompiledGraph"));
     const parent = this.frame;
-    const child = new Frame(parent.inv, rt, parent, { nodeName: this.node.name, parentState: this.state, lineage: options });
+    const prefix = (this.childPrefix ??= childPrefix(parent, this.node.name, this.state));
+    const child = new Frame(parent.inv, rt, parent, { prefix, lineage: options });
     const start = options.startAt ?? this.resumeInner;
     this.resumeInner = undefined;
     let entry = rt.entry;

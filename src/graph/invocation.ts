@@ -107,6 +107,27 @@ export interface BoundaryLineage {
   readonly branchName?: string | undefined;
 }
 
+/**
+ * @internal What every child frame of one dispatch shares (fan-out instances, branches): the
+ * namespace prefix, the parent states, and each lineage chain extended with `null`.
+ */
+export interface ChildPrefix {
+  readonly nsPrefix: readonly string[];
+  readonly parentStates: readonly Readonly<StateRecord>[];
+  readonly fanOutChainNull: readonly (number | null)[];
+  readonly branchChainNull: readonly (string | null)[];
+}
+
+/** @internal the {@link ChildPrefix} of node `nodeName` dispatched in `parent` with state `state`. */
+export function childPrefix(parent: Frame, nodeName: string, state: Readonly<StateRecord>): ChildPrefix {
+  return {
+    nsPrefix: Object.freeze([...parent.nsPrefix, nodeName]),
+    parentStates: Object.freeze([...parent.parentStates, state]),
+    fanOutChainNull: Object.freeze([...parent.fanOutChain, null]),
+    branchChainNull: Object.freeze([...parent.branchChain, null]),
+  };
+}
+
 /** @internal One graph run (outermost or subgraph) inside an invocation. */
 export class Frame {
   readonly inv: Invocation;
@@ -134,7 +155,7 @@ export class Frame {
     inv: Invocation,
     rt: GraphRuntime,
     parent: Frame | null,
-    boundary: { readonly nodeName: string; readonly parentState: Readonly<StateRecord>; readonly lineage?: BoundaryLineage } | null,
+    boundary: { readonly prefix: ChildPrefix; readonly lineage?: BoundaryLineage } | null,
   ) {
     this.inv = inv;
     this.rt = rt;
@@ -150,11 +171,12 @@ export class Frame {
       this.graphChain = own;
     } else {
       const lin = boundary.lineage ?? {};
+      const prefix = boundary.prefix;
       this.depth = parent.depth + 1;
-      this.nsPrefix = Object.freeze([...parent.nsPrefix, boundary.nodeName]);
-      this.parentStates = Object.freeze([...parent.parentStates, boundary.parentState]);
-      this.fanOutChain = Object.freeze([...parent.fanOutChain, lin.fanOutIndex ?? null]);
-      this.branchChain = Object.freeze([...parent.branchChain, lin.branchName ?? null]);
+      this.nsPrefix = prefix.nsPrefix;
+      this.parentStates = prefix.parentStates;
+      this.fanOutChain = lin.fanOutIndex === undefined ? prefix.fanOutChainNull : Object.freeze([...parent.fanOutChain, lin.fanOutIndex]);
+      this.branchChain = lin.branchName === undefined ? prefix.branchChainNull : Object.freeze([...parent.branchChain, lin.branchName]);
       this.fanOutIndex = lin.fanOutIndex ?? parent.fanOutIndex;
       this.branchName = lin.branchName ?? parent.branchName;
       this.graphChain = own.length ? parent.graphChain.concat(own) : parent.graphChain;

@@ -78,7 +78,7 @@ export async function dispatchBounded<T>(options: DispatchOptions<T>): Promise<D
       }
       const i = next++;
       try {
-        results[i] = await (signal ? runWithSignal(signal, () => task(i)) : task(i));
+        results[i] = await task(i);
         succeeded[i] = 1;
       } catch (e) {
         if (stopped) continue; // a sibling's cancellation aftermath: infrastructure, not an error
@@ -93,7 +93,9 @@ export async function dispatchBounded<T>(options: DispatchOptions<T>): Promise<D
 
   try {
     const workers: Promise<void>[] = [];
-    for (let w = 0; w < width; w++) workers.push(worker());
+    // Each worker runs inside the dispatch's cancellation scope (one async-context entry per
+    // worker, inherited by every task it runs, rather than one per task).
+    for (let w = 0; w < width; w++) workers.push(signal ? runWithSignal(signal, worker) : worker());
     await Promise.all(workers);
   } finally {
     scope?.dispose();

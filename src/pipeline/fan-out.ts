@@ -394,8 +394,10 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
         const input = items !== undefined && itemField !== undefined ? { ...base, [itemField]: items[i] } : base;
         let final: Readonly<StateRecord>;
         try {
-          const invokeInstance = (s: Readonly<StateRecord>) => ctx.runSubgraph(sub, s, { fanOutIndex: i }) as Promise<StateRecord>;
-          final = instanceChain.length > 0 ? await runWrappingChain(instanceChain, input, invokeInstance, ctx) : await invokeInstance(input);
+          final =
+            instanceChain.length > 0
+              ? await runWrappingChain(instanceChain, input, (s) => ctx.runSubgraph(sub, s, { fanOutIndex: i }) as Promise<StateRecord>, ctx)
+              : await ctx.runSubgraph(sub, input, { fanOutIndex: i });
         } catch (e) {
           // §10.11.2 collect: a recorded error entry is the instance's durable contribution.
           if (this.errorPolicy === "collect" && isInstanceFailure(e)) {
