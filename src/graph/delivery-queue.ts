@@ -10,6 +10,8 @@
 import type { ObserverEvent } from "./events.ts";
 import type { DeliveryContext, ObserverErrorHandler, ObserverRegistration } from "./observers.ts";
 
+const RESOLVED: Promise<void> = Promise.resolve();
+
 interface QueuedEvent {
   readonly event: ObserverEvent;
   readonly recipients: readonly ObserverRegistration[];
@@ -98,10 +100,9 @@ export class DeliveryWorker {
     this.enqueued++;
     if (!this.#running && !this.#scheduled) {
       this.#scheduled = true;
-      queueMicrotask(() => {
-        this.#scheduled = false;
-        void this.#run();
-      });
+      // A continuation of an already-resolved promise, not `queueMicrotask`: in Node 20, with
+      // async hooks on (AsyncLocalStorage is), each `queueMicrotask` call builds an AsyncResource.
+      void RESOLVED.then(this.#kick);
     }
   }
 
@@ -159,6 +160,11 @@ export class DeliveryWorker {
     }
     this.#waiters = keep ?? [];
   }
+
+  readonly #kick = (): void => {
+    this.#scheduled = false;
+    void this.#run();
+  };
 
   async #run(): Promise<void> {
     if (this.#running || this.#finished) return;

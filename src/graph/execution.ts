@@ -104,7 +104,7 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     return this.node.name;
   }
   get namespace(): readonly string[] {
-    return (this.ns ??= Object.freeze([...this.frame.nsPrefix, this.node.name]));
+    return (this.ns ??= this.frame.namespaceOf(this.node.name));
   }
   get attemptIndex(): number {
     return currentAttemptIndex();

@@ -150,6 +150,16 @@ export class Frame {
   currentCtx: NodeExecutionContext<StateRecord> | undefined;
   /** The graph's current state. */
   state: Readonly<StateRecord>;
+  /** Full namespace per node name (built once per frame, shared by every execution of the node). */
+  #namespaces: Map<string, readonly string[]> | undefined = undefined;
+
+  /** The §6 `namespace` of node `name` of this frame's graph: `nsPrefix` + the name, frozen. */
+  namespaceOf(name: string): readonly string[] {
+    const cache = (this.#namespaces ??= new Map());
+    let ns = cache.get(name);
+    if (ns === undefined) cache.set(name, (ns = Object.freeze([...this.nsPrefix, name])));
+    return ns;
+  }
 
   constructor(
     inv: Invocation,
