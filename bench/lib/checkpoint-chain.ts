@@ -38,10 +38,9 @@ import {
   CountingInMemory,
   CountingMemorySaver,
   CountingSqlite,
-  CountingSqliteSaver,
   floorMemoryStore,
   floorSqliteStore,
-  openDb,
+  langgraphSaver,
   tempDb,
   type FloorStore,
 } from "./checkpoint-common.ts";
@@ -184,19 +183,7 @@ export function langgraphCpChain(backend: CheckpointBackend): Workload {
     };
   }
 
-  const db = backend === "sqlite" ? tempDb("langgraph") : undefined;
-  const conn = db ? openDb(db.file) : undefined;
-  const saver = backend === "memory" ? new CountingMemorySaver() : new CountingSqliteSaver(conn!);
-  if (conn) {
-    try {
-      (saver as CountingSqliteSaver).prepare(); // sets WAL again; `synchronous` stays FULL
-      checkDurability("LangGraph", conn);
-    } catch (e) {
-      conn.close();
-      db!.remove();
-      throw e;
-    }
-  }
+  const { saver, dispose } = langgraphSaver(backend);
   const graph = g.compile({ checkpointer: saver });
   return {
     run: async () => {
@@ -222,10 +209,7 @@ export function langgraphCpChain(backend: CheckpointBackend): Workload {
         saved: { count: values?.count ?? -1, last: values?.last ?? "", completedNodes },
       } satisfies CpUnitResult;
     },
-    dispose: () => {
-      conn?.close();
-      db?.remove();
-    },
+    dispose,
   };
 }
 

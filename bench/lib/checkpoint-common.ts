@@ -132,6 +132,33 @@ export interface FloorStore<S> {
   close(): void;
 }
 
+/** LangGraph's counting saver for `backend`, with its SQLite connection checked (WAL + FULL) before timing. */
+export function langgraphSaver(
+  backend: "memory" | "sqlite",
+  scenario = "checkpoint-sqlite",
+): { readonly saver: CountingMemorySaver | CountingSqliteSaver; dispose(): void } {
+  const db = backend === "sqlite" ? tempDb("langgraph") : undefined;
+  const conn = db ? openDb(db.file) : undefined;
+  const saver = conn === undefined ? new CountingMemorySaver() : new CountingSqliteSaver(conn);
+  if (conn) {
+    try {
+      (saver as CountingSqliteSaver).prepare(); // sets WAL again; `synchronous` stays FULL
+      checkDurability("LangGraph", conn, scenario);
+    } catch (e) {
+      conn.close();
+      db!.remove();
+      throw e;
+    }
+  }
+  return {
+    saver,
+    dispose: () => {
+      conn?.close();
+      db?.remove();
+    },
+  };
+}
+
 /** A `Map` set per save (the state stored by reference). */
 export function floorMemoryStore<S>(): FloorStore<S> {
   const records = new Map<string, { state: S; completedNodes: number }>();

@@ -34,10 +34,9 @@ import {
   CountingInMemory,
   CountingMemorySaver,
   CountingSqlite,
-  CountingSqliteSaver,
   floorMemoryStore,
   floorSqliteStore,
-  openDb,
+  langgraphSaver,
   tempDb,
   type FloorStore,
 } from "./checkpoint-common.ts";
@@ -151,19 +150,7 @@ export function langgraphCpLoop(backend: LoopBackend, ctx: RunContext): Workload
     limit: Annotation<number>({ reducer: (_prior, next) => next, default: () => 0 }),
     history: Annotation<readonly number[]>({ reducer: (prior, next) => prior.concat(next), default: () => [] }),
   });
-  const db = backend === "sqlite" ? tempDb("langgraph") : undefined;
-  const conn = db ? openDb(db.file) : undefined;
-  const saver = backend === "memory" ? new CountingMemorySaver() : new CountingSqliteSaver(conn!);
-  if (conn) {
-    try {
-      (saver as CountingSqliteSaver).prepare(); // sets WAL again; `synchronous` stays FULL
-      checkDurability("LangGraph", conn, scenarioName(backend));
-    } catch (e) {
-      conn.close();
-      db!.remove();
-      throw e;
-    }
-  }
+  const { saver, dispose } = langgraphSaver(backend, scenarioName(backend));
   const graph = looseStateGraph<LoopState, typeof A.spec>(A)
     .addNode("tick", async (s) => tick(s))
     .addEdge(LG_START, "tick")
@@ -184,10 +171,7 @@ export function langgraphCpLoop(backend: LoopBackend, ctx: RunContext): Workload
   return {
     run: () => unit(n),
     warmup: () => unit(w),
-    dispose: () => {
-      conn?.close();
-      db?.remove();
-    },
+    dispose,
   };
 }
 
