@@ -1,0 +1,131 @@
+/**
+ * Property: for a random graph of plain nodes, subgraph nodes and serial fan-outs, and a random
+ * node body that fails on the first run only, resuming the failed invocation from its checkpoint
+ * (pipeline-utilities §10.4, §10.7, §10.11) ends in exactly the state an uninterrupted run reaches,
+ * and every body ran exactly once — the failing one twice (its failed attempt and its re-run).
+ * Both backends.
+ */
+import { expect } from "chai";
+import fc from "fast-check";
+import { join } from "node:path";
+import { append, END, GraphBuilder, stateSchema, type CompiledGraph, type StateRecord } from "../../src/graph/index.ts";
+import { fanOut } from "../../src/pipeline/index.ts";
+import { InMemoryCheckpointer, SqliteCheckpointer, withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
+import { tempDir } from "./helpers.ts";
+
+type Step = { readonly kind: "fn" } | { readonly kind: "sub"; readonly inner: number } | { readonly kind: "fan"; readonly items: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.constant<Step>({ kind: "fn" }),
+  fc.integer({ min: 1, max: 3 }).map((inner): Step => ({ kind: "sub", inner })),
+  fc.integer({ min: 1, max: 4 }).map((items): Step => ({ kind: "fan", items })),
+);
+
+/** Every body of a plan: `s<i>` a plain node, `s<i>.<j>` a subgraph's inner node, `s<i>#<k>` a fan-out instance. */
+function sitesOf(steps: readonly Step[]): string[] {
+  return steps.flatMap((s, i) =>
+    s.kind === "fn" ? [`s${i}`] : s.kind === "sub" ? Array.from({ length: s.inner }, (_, j) => `s${i}.${j}`) : Array.from({ length: s.items }, (_, k) => `s${i}#${k}`),
+  );
+}
+
+interface Run {
+  readonly graph: CompiledGraph<StateRecord, unknown>;
+  readonly runs: Map<string, number>;
+}
+
+/** Build the plan's graph; `fail` names the body that raises on its first execution. */
+function build(steps: readonly Step[], fail: string | null): Run {
+  const runs = new Map<string, number>();
+  let armed = fail !== null;
+  const body = (site: string): void => {
+    runs.set(site, (runs.get(site) ?? 0) + 1);
+    if (armed && site === fail) {
+      armed = false;
+      throw new Error(`injected failure at ${site}`);
+    }
+  };
+  const S = stateSchema({ fields: { log: { type: "list<string>", reducer: "append", default: [] }, items: { type: "list<int>", default: [] } } });
+  const b = new GraphBuilder(S);
+  steps.forEach((s, i) => {
+    const name = `s${i}`;
+    if (s.kind === "fn") {
+      b.addNode(name, async () => (body(name), { log: [name] }));
+    } else if (s.kind === "sub") {
+      const I = stateSchema({ fields: { ilog: { type: "list<string>", reducer: "append", default: [] } } });
+      const ib = new GraphBuilder(I);
+      for (let j = 0; j < s.inner; j++) {
+        const site = `${name}.${j}`;
+        ib.addNode(`n${j}`, async () => (body(site), { ilog: [site] }));
+        ib.addEdge(`n${j}`, j + 1 < s.inner ? `n${j + 1}` : END);
+      }
+      b.addSubgraph(name, ib.setEntry("n0").compile({ name: `${name}-inner` }), { inputs: {}, outputs: { log: "ilog" } });
+    } else {
+      const W = stateSchema({ fields: { x: { type: "int", default: 0 }, out: { type: "string", default: "" } } });
+      const worker = new GraphBuilder(W)
+        .addNode("w", async (st) => {
+          const site = `${name}#${st["x"] as number}`;
+          body(site);
+          return { out: site };
+        })
+        .addEdge("w", END)
+        .setEntry("w")
+        .compile({ name: `${name}-worker` });
+      b.addNode(`${name}_items`, async () => ({ items: Array.from({ length: s.items }, (_, k) => k) }));
+      b.addEdge(`${name}_items`, name);
+      b.addNode(name, fanOut({ subgraph: worker, itemsField: "items", itemField: "x", collectField: "out", targetField: "log", concurrency: 1 }));
+    }
+  });
+  const entries = steps.map((s, i) => (s.kind === "fan" ? `s${i}_items` : `s${i}`));
+  steps.forEach((_, i) => b.addEdge(`s${i}`, i + 1 < steps.length ? entries[i + 1]! : END));
+  return { graph: b.setEntry(entries[0]!).compile({ name: "plan", onWarning: () => {} }) as unknown as CompiledGraph<StateRecord, unknown>, runs };
+}
+
+function property(make: () => Checkpointer): fc.IAsyncProperty<[Step[], number]> {
+  return fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), fc.nat(), async (steps, pick) => {
+    const sites = sitesOf(steps);
+    const fail = sites[pick % sites.length]!;
+    const reference = await build(steps, null).graph.invoke({});
+    const { graph, runs } = build(steps, fail);
+    const runner = withCheckpointer(graph, make());
+    let id: string | undefined;
+    try {
+      await runner.invoke({});
+      expect.fail(`the run should have failed at ${fail}`);
+    } catch (e) {
+      id = (e as { invocationId?: string }).invocationId;
+      expect((e as Error).message, String(e)).to.not.contain("should have failed");
+    }
+    expect(id, "the failure carries its invocation id").to.be.a("string");
+    const resumed = await runner.resume(id!);
+    expect(resumed.outcome).to.equal("completed");
+    expect(resumed.state, `final state after a failure at ${fail}`).to.deep.equal(reference.state);
+    for (const site of sites) expect(runs.get(site) ?? 0, `executions of ${site} (failure at ${fail})`).to.equal(site === fail ? 2 : 1);
+  });
+}
+
+describe("checkpoint/resume property: fail anywhere once, resume, same result, nothing re-run", function () {
+  this.timeout(120_000);
+
+  it("InMemoryCheckpointer", async () => {
+    await fc.assert(property(() => new InMemoryCheckpointer()), { numRuns: 60, seed: 7 });
+  });
+
+  it("SqliteCheckpointer", async () => {
+    const tmp = tempDir();
+    const opened: SqliteCheckpointer[] = [];
+    let n = 0;
+    try {
+      await fc.assert(
+        property(() => {
+          const cp = new SqliteCheckpointer(join(tmp.dir, `p-${n++}.db`));
+          opened.push(cp);
+          return cp;
+        }),
+        { numRuns: 30, seed: 11 },
+      );
+    } finally {
+      for (const cp of opened) cp.close();
+      tmp.cleanup();
+    }
+  });
+});
