@@ -13,19 +13,53 @@ import { fanOut } from "../../src/pipeline/index.ts";
 import { InMemoryCheckpointer, SqliteCheckpointer, withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
 import { tempDir } from "./helpers.ts";
 
-type Step = { readonly kind: "fn" } | { readonly kind: "sub"; readonly inner: number } | { readonly kind: "fan"; readonly items: number };
+type Step =
+  | { readonly kind: "fn" }
+  | { readonly kind: "sub"; readonly inner: number }
+  | { readonly kind: "fan"; readonly items: number }
+  | { readonly kind: "subfan"; readonly items: number }
+  | { readonly kind: "loop"; readonly times: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: "fn" }),
   fc.integer({ min: 1, max: 3 }).map((inner): Step => ({ kind: "sub", inner })),
   fc.integer({ min: 1, max: 4 }).map((items): Step => ({ kind: "fan", items })),
+  fc.integer({ min: 1, max: 3 }).map((items): Step => ({ kind: "subfan", items })),
+  fc.integer({ min: 1, max: 4 }).map((times): Step => ({ kind: "loop", times })),
 );
 
-/** Every body of a plan: `s<i>` a plain node, `s<i>.<j>` a subgraph's inner node, `s<i>#<k>` a fan-out instance. */
+/**
+ * Every body of a plan: `s<i>` a plain node, `s<i>.<j>` a subgraph's inner node, `s<i>#<k>` a
+ * fan-out instance, `s<i>/#<k>` an instance of a fan-out inside a subgraph, `s<i>@<t>` iteration t
+ * of a node looping back to itself.
+ */
 function sitesOf(steps: readonly Step[]): string[] {
+  const range = (n: number, f: (k: number) => string): string[] => Array.from({ length: n }, (_, k) => f(k));
   return steps.flatMap((s, i) =>
-    s.kind === "fn" ? [`s${i}`] : s.kind === "sub" ? Array.from({ length: s.inner }, (_, j) => `s${i}.${j}`) : Array.from({ length: s.items }, (_, k) => `s${i}#${k}`),
+    s.kind === "fn"
+      ? [`s${i}`]
+      : s.kind === "sub"
+        ? range(s.inner, (j) => `s${i}.${j}`)
+        : s.kind === "fan"
+          ? range(s.items, (k) => `s${i}#${k}`)
+          : s.kind === "subfan"
+            ? range(s.items, (k) => `s${i}/#${k}`)
+            : range(s.times, (t) => `s${i}@${t}`),
   );
+}
+
+/** A one-node worker graph whose body is site `prefix<x>`, contributing the site name as `out`. */
+function worker(prefix: string, body: (site: string) => void): CompiledGraph<StateRecord, unknown> {
+  const W = stateSchema({ fields: { x: { type: "int", default: 0 }, out: { type: "string", default: "" } } });
+  return new GraphBuilder(W)
+    .addNode("w", async (st) => {
+      const site = `${prefix}${st["x"] as number}`;
+      body(site);
+      return { out: site };
+    })
+    .addEdge("w", END)
+    .setEntry("w")
+    .compile({ name: `${prefix}worker` }) as unknown as CompiledGraph<StateRecord, unknown>;
 }
 
 interface Run {
@@ -44,7 +78,9 @@ function build(steps: readonly Step[], fail: string | null): Run {
       throw new Error(`injected failure at ${site}`);
     }
   };
-  const S = stateSchema({ fields: { log: { type: "list<string>", reducer: "append", default: [] }, items: { type: "list<int>", default: [] } } });
+  const S = stateSchema({
+    fields: { log: { type: "list<string>", reducer: "append", default: [] }, items: { type: "list<int>", default: [] }, turns: { type: "int", default: 0 } },
+  });
   const b = new GraphBuilder(S);
   steps.forEach((s, i) => {
     const name = `s${i}`;
@@ -59,24 +95,35 @@ function build(steps: readonly Step[], fail: string | null): Run {
         ib.addEdge(`n${j}`, j + 1 < s.inner ? `n${j + 1}` : END);
       }
       b.addSubgraph(name, ib.setEntry("n0").compile({ name: `${name}-inner` }), { inputs: {}, outputs: { log: "ilog" } });
-    } else {
-      const W = stateSchema({ fields: { x: { type: "int", default: 0 }, out: { type: "string", default: "" } } });
-      const worker = new GraphBuilder(W)
-        .addNode("w", async (st) => {
-          const site = `${name}#${st["x"] as number}`;
-          body(site);
-          return { out: site };
-        })
-        .addEdge("w", END)
-        .setEntry("w")
-        .compile({ name: `${name}-worker` });
+    } else if (s.kind === "loop") {
+      b.addNode(name, async (st) => {
+        const t = st["turns"] as number;
+        body(`${name}@${t}`);
+        return { turns: t + 1 < s.times ? t + 1 : 0, log: [`${name}@${t}`] };
+      });
+    } else if (s.kind === "fan") {
       b.addNode(`${name}_items`, async () => ({ items: Array.from({ length: s.items }, (_, k) => k) }));
       b.addEdge(`${name}_items`, name);
-      b.addNode(name, fanOut({ subgraph: worker, itemsField: "items", itemField: "x", collectField: "out", targetField: "log", concurrency: 1 }));
+      b.addNode(name, fanOut({ subgraph: worker(`${name}#`, body), itemsField: "items", itemField: "x", collectField: "out", targetField: "log", concurrency: 1 }));
+    } else {
+      const I = stateSchema({ fields: { ilog: { type: "list<string>", reducer: "append", default: [] }, items: { type: "list<int>", default: [] } } });
+      const inner = new GraphBuilder(I)
+        .addNode("seed", async () => ({ items: Array.from({ length: s.items }, (_, k) => k) }))
+        .addNode("fan", fanOut({ subgraph: worker(`${name}/#`, body), itemsField: "items", itemField: "x", collectField: "out", targetField: "ilog", concurrency: 1 }))
+        .addEdge("seed", "fan")
+        .addEdge("fan", END)
+        .setEntry("seed")
+        .compile({ name: `${name}-inner`, onWarning: () => {} });
+      b.addSubgraph(name, inner, { inputs: {}, outputs: { log: "ilog" } });
     }
   });
   const entries = steps.map((s, i) => (s.kind === "fan" ? `s${i}_items` : `s${i}`));
-  steps.forEach((_, i) => b.addEdge(`s${i}`, i + 1 < steps.length ? entries[i + 1]! : END));
+  steps.forEach((s, i) => {
+    const next = i + 1 < steps.length ? entries[i + 1]! : END;
+    // A loop node goes round until its counter wraps back to 0 (checked on the post-update state).
+    if (s.kind === "loop") b.addConditionalEdge(`s${i}`, (st) => ((st["turns"] as number) > 0 ? `s${i}` : next));
+    else b.addEdge(`s${i}`, next);
+  });
   return { graph: b.setEntry(entries[0]!).compile({ name: "plan", onWarning: () => {} }) as unknown as CompiledGraph<StateRecord, unknown>, runs };
 }
 
