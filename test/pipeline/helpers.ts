@@ -1,9 +1,6 @@
-import { expect } from "chai";
 import {
-  CompileError,
   END,
   GraphBuilder,
-  GraphRuntimeError,
   isNodeEvent,
   stateSchema,
   type CompiledGraph,
@@ -72,25 +69,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-export function compileErrorOf(fn: () => unknown): CompileError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(CompileError);
-    return e as CompileError;
-  }
-  expect.fail("expected a CompileError");
-}
-
-export async function runtimeErrorOf(p: Promise<unknown>): Promise<GraphRuntimeError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).to.be.instanceOf(GraphRuntimeError);
-    return e as GraphRuntimeError;
-  }
-  expect.fail("expected a GraphRuntimeError");
-}
+export { compileErrorOf, runtimeErrorOf } from "../graph/helpers.ts";
 
 /** Tracks how many instances are in flight, and the maximum reached. */
 export class InFlight {
