@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `openarmature` command. The package ships TypeScript sources; tsx compiles them on load.
+// The `openarmature` command. The conformance adapter runs from the TypeScript sources; tsx compiles
+// them on load (the library entries are also built to dist/ for users).
 import { register } from "tsx/esm/api";
 import { fileURLToPath } from "node:url";
 
