@@ -195,7 +195,7 @@ export class CheckpointRecorder implements ProgressHost {
     const init = this.#init;
     const fan = this.progress.snapshot();
     const positions = (this.#positionsView ??= prefixView(this.#positions));
-    const r: CheckpointRecord = {
+    const r: { -readonly [K in keyof CheckpointRecord]: CheckpointRecord[K] } = {
       invocationId: init.invocationId,
       correlationId: init.correlationId,
       state: sp.state,
@@ -205,11 +205,12 @@ export class CheckpointRecorder implements ProgressHost {
       parentStates: sp.parentStates,
       schemaVersion: init.schemaVersion,
       lastSavedAt: this.#lastSavedAt,
-      ...(fan !== undefined ? { fanOutProgress: fan } : {}),
       nextStep: this.#nextStep,
       graphName: init.graphName,
-      ...(init.resumedFrom !== undefined ? { resumedFrom: init.resumedFrom } : {}),
     };
+    // Assigned, not spread in: a save builds one record per node.
+    if (fan !== undefined) r.fanOutProgress = fan;
+    if (init.resumedFrom !== undefined) r.resumedFrom = init.resumedFrom;
     return Object.freeze(r);
   }
 
