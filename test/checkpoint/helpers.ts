@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import fc from "fast-check";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -202,4 +203,36 @@ export function seamFanOut(options: {
       return update;
     },
   };
+}
+
+/**
+ * Run `make`'s property once per backend (a fresh checkpointer per property run): in memory with
+ * `memoryRuns` runs, on SQLite files in a temp directory with `sqliteRuns`; seeds fixed.
+ */
+export function itOnBothBackends<Ts extends unknown[]>(
+  make: (checkpointer: () => Checkpointer) => fc.IAsyncProperty<Ts>,
+  runs: { readonly memory: number; readonly sqlite: number; readonly seed: number },
+): void {
+  it("InMemoryCheckpointer", async () => {
+    await fc.assert(make(() => new InMemoryCheckpointer()), { numRuns: runs.memory, seed: runs.seed });
+  });
+
+  it("SqliteCheckpointer", async () => {
+    const tmp = tempDir();
+    const opened: SqliteCheckpointer[] = [];
+    let n = 0;
+    try {
+      await fc.assert(
+        make(() => {
+          const cp = new SqliteCheckpointer(join(tmp.dir, `p-${n++}.db`));
+          opened.push(cp);
+          return cp;
+        }),
+        { numRuns: runs.sqlite, seed: runs.seed + 1 },
+      );
+    } finally {
+      for (const cp of opened) cp.close();
+      tmp.cleanup();
+    }
+  });
 }

@@ -8,11 +8,10 @@
  */
 import { expect } from "chai";
 import fc from "fast-check";
-import { join } from "node:path";
 import { append, END, GraphBuilder, stateSchema, type CompiledGraph, type StateRecord } from "../../src/graph/index.ts";
 import { fanOut } from "../../src/pipeline/index.ts";
-import { InMemoryCheckpointer, SqliteCheckpointer, withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
-import { tempDir } from "./helpers.ts";
+import { withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
+import { itOnBothBackends } from "./helpers.ts";
 
 type Step =
   | { readonly kind: "fn" }
@@ -170,26 +169,5 @@ function property(make: () => Checkpointer): fc.IAsyncProperty<[Step[], number]>
 describe("checkpoint/resume property: fail anywhere once, resume, same result, nothing re-run", function () {
   this.timeout(120_000);
 
-  it("InMemoryCheckpointer", async () => {
-    await fc.assert(property(() => new InMemoryCheckpointer()), { numRuns: 60, seed: 7 });
-  });
-
-  it("SqliteCheckpointer", async () => {
-    const tmp = tempDir();
-    const opened: SqliteCheckpointer[] = [];
-    let n = 0;
-    try {
-      await fc.assert(
-        property(() => {
-          const cp = new SqliteCheckpointer(join(tmp.dir, `p-${n++}.db`));
-          opened.push(cp);
-          return cp;
-        }),
-        { numRuns: 30, seed: 11 },
-      );
-    } finally {
-      for (const cp of opened) cp.close();
-      tmp.cleanup();
-    }
-  });
+  itOnBothBackends(property, { memory: 60, sqlite: 30, seed: 7 });
 });

@@ -7,11 +7,10 @@
  */
 import { expect } from "chai";
 import fc from "fast-check";
-import { join } from "node:path";
 import { END, GraphBuilder, stateSchema, type CompiledGraph, type StateRecord } from "../../src/graph/index.ts";
-import { InMemoryCheckpointer, SqliteCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
+import type { Checkpointer } from "../../src/checkpoint/index.ts";
 import { suspend, withSuspension } from "../../src/suspension/index.ts";
-import { tempDir } from "../checkpoint/helpers.ts";
+import { itOnBothBackends } from "../checkpoint/helpers.ts";
 
 type Step = { readonly kind: "fn" } | { readonly kind: "sub"; readonly inner: number } | { readonly kind: "loop"; readonly times: number };
 
@@ -100,26 +99,5 @@ function property(make: () => Checkpointer): fc.IAsyncProperty<[Step[], number]>
 describe("suspension/resume property: pause anywhere, resume with the payload, same as returning it", function () {
   this.timeout(120_000);
 
-  it("InMemoryCheckpointer", async () => {
-    await fc.assert(property(() => new InMemoryCheckpointer()), { numRuns: 60, seed: 3 });
-  });
-
-  it("SqliteCheckpointer", async () => {
-    const tmp = tempDir();
-    const opened: SqliteCheckpointer[] = [];
-    let n = 0;
-    try {
-      await fc.assert(
-        property(() => {
-          const cp = new SqliteCheckpointer(join(tmp.dir, `s-${n++}.db`));
-          opened.push(cp);
-          return cp;
-        }),
-        { numRuns: 30, seed: 5 },
-      );
-    } finally {
-      for (const cp of opened) cp.close();
-      tmp.cleanup();
-    }
-  });
+  itOnBothBackends(property, { memory: 60, sqlite: 30, seed: 3 });
 });
