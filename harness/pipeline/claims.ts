@@ -43,6 +43,26 @@ export function isolationConfig(chain: readonly MiddlewareConfig[], eventName: s
   return chain.find((c) => c.type === "failure_isolation" && c.entry.event_name === eventName);
 }
 
+/**
+ * For a completed call with failure-isolation events: the first `reason(event, its failure_isolation
+ * entry)` that is not null — or why there is nothing to check (no call, no event, not completed, an
+ * event with no failure_isolation of its `event_name` around its node).
+ */
+export function firstCaughtReason(
+  obs: Observation,
+  ctx: CheckContext,
+  reason: (e: FailureIsolationEvent, config: MiddlewareConfig) => string | null,
+): string | null {
+  const events = caughtEvents(obs, ctx);
+  if (typeof events === "string") return events;
+  const nc = notCompleted(obs, ctx);
+  if (nc !== null) return nc;
+  return firstReason(events, (e) => {
+    const cfg = isolationConfig(chainAround(obs, ctx, e), e.eventName);
+    return cfg === undefined ? `no failure_isolation '${e.eventName}' is configured around '${e.nodeName}'` : reason(e, cfg);
+  });
+}
+
 /** The wrapped node's events (same namespace and fan-out / branch lineage as the isolation event). */
 export function wrappedNodeEvents(obs: Observation, ctx: CheckContext, e: FailureIsolationEvent): NodeEvent[] {
   const same = (a: readonly unknown[], b: readonly unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { caughtEvents, chainAround, firstReason, isolationConfig, notCompleted, settle, walkedChain } from "../../../harness/pipeline/claims.ts";
+import { firstCaughtReason, settle, walkedChain } from "../../../harness/pipeline/claims.ts";
 
 /**
  * `default_predicate_catches_bare_exception` (fixture 063; §6.3 `predicate` default always-true):
@@ -17,13 +17,7 @@ export class DefaultPredicateCatchesBareException {
 }
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
-  const events = caughtEvents(obs, ctx);
-  if (typeof events === "string") return events;
-  const nc = notCompleted(obs, ctx);
-  if (nc !== null) return nc;
-  return firstReason(events, (e) => {
-    const cfg = isolationConfig(chainAround(obs, ctx, e), e.eventName);
-    if (cfg === undefined) return `no failure_isolation '${e.eventName}' is configured around '${e.nodeName}'`;
+  return firstCaughtReason(obs, ctx, (e, cfg) => {
     if (cfg.entry.predicate !== undefined || cfg.entry.catch !== undefined) return `failure_isolation '${e.eventName}' configures a predicate / catch`;
     const categorized = walkedChain(e.exception).find((l) => !l.carrier && l.category !== null);
     return categorized ? `the caught error is categorized (${categorized.category})` : null;

@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { caughtEvents, chainAround, firstReason, isolationConfig, notCompleted, settle } from "../../../harness/pipeline/claims.ts";
+import { firstCaughtReason, settle } from "../../../harness/pipeline/claims.ts";
 import { gateAccepts, gateOf } from "../../../harness/pipeline/gates.ts";
 
 /**
@@ -18,13 +18,7 @@ export class MatchingExceptionCaught {
 }
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
-  const events = caughtEvents(obs, ctx);
-  if (typeof events === "string") return events;
-  const nc = notCompleted(obs, ctx);
-  if (nc !== null) return nc;
-  return firstReason(events, (e) => {
-    const cfg = isolationConfig(chainAround(obs, ctx, e), e.eventName);
-    if (cfg === undefined) return `no failure_isolation '${e.eventName}' is configured around '${e.nodeName}'`;
+  return firstCaughtReason(obs, ctx, (e, cfg) => {
     const gate = gateOf(cfg);
     if (gate.predicateCategory === undefined && gate.catchCategories === undefined) return `failure_isolation '${e.eventName}' configures no predicate or catch to match`;
     return gateAccepts(gate, e.exception) ? null : `the caught error (${e.caughtException.category ?? "uncategorized"}) does not match the configured gate`;
