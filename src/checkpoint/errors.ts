@@ -14,6 +14,13 @@
  * | `checkpoint_state_migration_missing` | resume: versions differ and no migration chain connects them (§10.12.2 step 4) |
  * | `checkpoint_state_migration_failed` | resume: a migration function raised (§10.12.2) |
  * | `checkpoint_state_migration_chain_ambiguous` | registration (duplicate pair) or chain resolution (two shortest paths) (§10.12.1–2) |
+ *
+ * Project categories (the spec defines none for these cases; documented here and in README.md):
+ *
+ * | category | raised |
+ * |---|---|
+ * | `checkpoint_already_resumed` | resume: another resume already claimed the record (a compare-and-set on its `lastSavedAt`); the run is not started a second time — resume the claimant's invocation instead |
+ * | `checkpoint_store_corrupt` | a checkpoint store's file is not a database, is corrupt, or holds a foreign table of the same name (SQLite `SQLITE_NOTADB` / `SQLITE_CORRUPT`), from the constructor or any operation |
  */
 import { GraphRuntimeError, type ErrorLocation, messageOf } from "../graph/index.ts";
 
@@ -31,6 +38,10 @@ declare module "../graph/errors.ts" {
     checkpoint_state_migration_failed: true;
     /** §10.10 (configuration time): duplicate migration pair, or two shortest chains. */
     checkpoint_state_migration_chain_ambiguous: true;
+    /** Project: resume of a record another resume already claimed. */
+    checkpoint_already_resumed: true;
+    /** Project: the checkpoint store's file is not a usable database. */
+    checkpoint_store_corrupt: true;
   }
 }
 
@@ -41,7 +52,9 @@ export type CheckpointErrorCategory =
   | "checkpoint_record_invalid"
   | "checkpoint_state_migration_missing"
   | "checkpoint_state_migration_failed"
-  | "checkpoint_state_migration_chain_ambiguous";
+  | "checkpoint_state_migration_chain_ambiguous"
+  | "checkpoint_already_resumed"
+  | "checkpoint_store_corrupt";
 
 /** Base class of the §10.10 errors. Never transient. */
 export abstract class CheckpointError extends GraphRuntimeError {
@@ -151,6 +164,54 @@ export class CheckpointStateMigrationChainAmbiguousError extends CheckpointError
     super(`ambiguous state migrations (${String(fromVersion)} -> ${String(toVersion)}): ${detail}`);
     this.fromVersion = fromVersion;
     this.toVersion = toVersion;
+  }
+}
+
+/**
+ * Project category `checkpoint_already_resumed`: resume of `resumeInvocationId` found the record
+ * claimed by an earlier (or concurrent) resume, which runs — or ran — as `resumedBy`. Nothing ran.
+ * Resume `resumedBy` to continue the run (`undefined` when the claimant is unknown: the record
+ * changed between load and claim).
+ */
+export class CheckpointAlreadyResumedError extends CheckpointError {
+  override name = "CheckpointAlreadyResumedError";
+  readonly category = "checkpoint_already_resumed" as const;
+  readonly resumeInvocationId: string;
+  /** The invocation id of the resume that claimed the record. */
+  readonly resumedBy: string | undefined;
+  constructor(resumeInvocationId: string, resumedBy: string | undefined) {
+    super(
+      `invocation "${resumeInvocationId}" was already resumed` +
+        (resumedBy !== undefined
+          ? ` as invocation "${resumedBy}"; resume "${resumedBy}" to continue it`
+          : " (its record changed while this resume was starting); load it again to see who resumed it"),
+    );
+    this.resumeInvocationId = resumeInvocationId;
+    this.resumedBy = resumedBy;
+  }
+}
+
+/**
+ * Project category `checkpoint_store_corrupt`: the store's `file` cannot be used — it is not a
+ * database (`SQLITE_NOTADB`), it is damaged (`SQLITE_CORRUPT`), or its `table` is a foreign table
+ * of the same name. `cause` is the driver's error. Restore the file from a backup or use another.
+ */
+export class CheckpointStoreCorruptError extends CheckpointError {
+  override name = "CheckpointStoreCorruptError";
+  readonly category = "checkpoint_store_corrupt" as const;
+  /** The database file (`":memory:"` for an in-memory database). */
+  readonly file: string;
+  /** The checkpoint table. */
+  readonly table: string;
+  constructor(file: string, table: string, during: string, detail: string, cause?: unknown) {
+    super(
+      `checkpoint store file "${file}" (table "${table}") cannot be used while ${during}: ${detail}; ` +
+        "restore it from a backup or point the checkpointer at another file",
+      {},
+      cause !== undefined ? { cause } : undefined,
+    );
+    this.file = file;
+    this.table = table;
   }
 }
 

@@ -61,6 +61,8 @@ export {
   CheckpointStateMigrationMissingError,
   CheckpointStateMigrationFailedError,
   CheckpointStateMigrationChainAmbiguousError,
+  CheckpointAlreadyResumedError,
+  CheckpointStoreCorruptError,
   isCheckpointError,
   findCheckpointError,
 } from "./errors.ts";

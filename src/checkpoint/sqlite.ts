@@ -16,7 +16,17 @@
  * - **Migrations:** supported (§10.12.1) — records are stored as schema-independent JSON.
  * - Pass a file path (the file and its `-wal` / `-shm` companions survive the process; `":memory:"`
  *   for a private in-memory database) or an open `better-sqlite3` `Database` (shared with other
- *   tables; the checkpointer then does not close it). Several processes may share one file.
+ *   tables; the checkpointer then does not close it).
+ * - **Several processes may write one file.** Every write is a `BEGIN IMMEDIATE` transaction (the
+ *   write lock is taken up front and waited for up to `busyTimeoutMs`; see `src/sqlite/file.ts`),
+ *   so concurrent writers queue instead of failing with `database is locked`. Tested with three
+ *   processes × 100 invocations on one file (test/checkpoint/multi-process.test.ts).
+ * - **Resume once.** `compareAndSave` writes a record only if the stored one is still the one the
+ *   caller loaded (same `lastSavedAt`), check and write in one immediate transaction: what a
+ *   resume claims its record with (`checkpoint_already_resumed` for the loser).
+ * - **A corrupt or foreign file** (not a database, damaged, or a table of this name with other
+ *   columns) raises `checkpoint_store_corrupt` naming the file — from the constructor or from the
+ *   operation that hits it.
  * - Paused-invocation records (§10.15) belong in a different table: give each record type its own
  *   `table` name in the same file.
  * - **Saves cost what changed, not the whole history.** `completed_positions` grows by one entry per
@@ -28,7 +38,8 @@
  */
 import Database from "better-sqlite3";
 import { checkInvocationId, checkLimit, type Checkpointer, type CheckpointFilter, type CheckpointSummary } from "./checkpointer.ts";
-import { CheckpointRecordInvalidError } from "./errors.ts";
+import { configureConnection, fileOf, isUnusableFileError, missingColumn, columnsOf } from "../sqlite/file.ts";
+import { CheckpointRecordInvalidError, CheckpointStoreCorruptError } from "./errors.ts";
 import { positionToDoc, type CheckpointRecord, type NodePosition } from "./record.ts";
 import { deserializeRecord, encodeValue, serializeRecord, type RecordEncoding } from "./serialization.ts";
 
@@ -57,6 +68,20 @@ interface SummaryRow {
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The record table's columns a checkpointer needs (a table of that name without them is foreign). */
+const RECORD_COLUMNS = [
+  "invocation_id",
+  "correlation_id",
+  "graph_name",
+  "schema_version",
+  "last_saved_at",
+  "completed_node_count",
+  "resumed_from",
+  "fan_out_in_flight",
+  "encoding",
+  "record",
+] as const;
+
 /** How many invocations' last-stored positions a checkpointer remembers (most recent saves). */
 const STORED_KEPT = 256;
 
@@ -84,6 +109,9 @@ export class SqliteCheckpointer implements Checkpointer {
   readonly #selectPositions: Database.Statement;
   readonly #deletePositions: Database.Statement;
   readonly #write: (invocationId: string, record: CheckpointRecord) => void;
+  readonly #writeIf: (invocationId: string, expected: number | null, record: CheckpointRecord) => boolean;
+  readonly #savedAt: Database.Statement;
+  readonly #readTx: (invocationId: string) => CheckpointRecord | undefined;
   /** Per invocation: the positions this process last stored (what a next save may extend). */
   readonly #stored = new Map<string, readonly NodePosition[]>();
 
@@ -99,12 +127,19 @@ export class SqliteCheckpointer implements Checkpointer {
     this.table = table;
     this.encoding = encoding;
     this.#owned = typeof database === "string";
-    const db = typeof database === "string" ? new Database(database) : database;
+    let db: Database.Database;
+    try {
+      db = typeof database === "string" ? new Database(database) : database;
+    } catch (e) {
+      throw isUnusableFileError(e) ? new CheckpointStoreCorruptError(String(database), table, "opening it", `${e.message} (${e.code})`, e) : e;
+    }
     this.database = db;
     try {
-      db.pragma("journal_mode = WAL");
-      db.pragma(`synchronous = ${sync === "full" ? "FULL" : "NORMAL"}`);
-      db.pragma(`busy_timeout = ${busy}`);
+      configureConnection(db, { busyTimeoutMs: busy, synchronous: sync === "full" ? "FULL" : "NORMAL" });
+      const foreign = missingColumn(db, table, RECORD_COLUMNS);
+      if (foreign !== undefined) {
+        throw new CheckpointStoreCorruptError(fileOf(db), table, "opening it", `its table "${table}" is a foreign table (no column ${foreign})`);
+      }
       db.exec(
         `CREATE TABLE IF NOT EXISTS "${table}" (
            invocation_id TEXT PRIMARY KEY NOT NULL,
@@ -130,7 +165,11 @@ export class SqliteCheckpointer implements Checkpointer {
       // A table written before positions moved out: its rows keep their positions inline.
       const columns = db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[];
       if (!columns.some((c) => c.name === "positions_apart")) {
-        db.exec(`ALTER TABLE "${table}" ADD COLUMN positions_apart INTEGER NOT NULL DEFAULT 0`);
+        try {
+          db.exec(`ALTER TABLE "${table}" ADD COLUMN positions_apart INTEGER NOT NULL DEFAULT 0`);
+        } catch (e) {
+          if (!columnsOf(db, table).includes("positions_apart")) throw e; // else: another process added it first
+        }
       }
       this.#upsert = db.prepare(
         `INSERT INTO "${table}" (invocation_id, correlation_id, graph_name, schema_version, last_saved_at,
@@ -156,11 +195,25 @@ export class SqliteCheckpointer implements Checkpointer {
         `SELECT position FROM "${table}_positions" WHERE invocation_id = ? AND seq < ? ORDER BY seq`,
       );
       this.#deletePositions = db.prepare(`DELETE FROM "${table}_positions" WHERE invocation_id = ?`);
-      this.#write = db.transaction((invocationId: string, record: CheckpointRecord) => this.#writeRecord(invocationId, record));
+      this.#savedAt = db.prepare(`SELECT last_saved_at AS t FROM "${table}" WHERE invocation_id = ?`);
+      // Writes take the write lock up front (BEGIN IMMEDIATE): see src/sqlite/file.ts.
+      this.#write = db.transaction((invocationId: string, record: CheckpointRecord) => this.#writeRecord(invocationId, record)).immediate;
+      this.#writeIf = db.transaction((invocationId: string, expected: number | null, record: CheckpointRecord): boolean => {
+        const stored = (this.#savedAt.get(invocationId) as { t: number } | undefined)?.t ?? null;
+        if (stored !== expected) return false;
+        this.#writeRecord(invocationId, record);
+        return true;
+      }).immediate;
+      this.#readTx = db.transaction((invocationId: string) => this.#read(invocationId));
     } catch (e) {
       if (this.#owned) db.close();
-      throw e;
+      throw this.#unusable(e, "opening it");
     }
+  }
+
+  /** `e`, or — when SQLite says the file is not a usable database — `checkpoint_store_corrupt` naming it. */
+  #unusable(e: unknown, during: string): unknown {
+    return isUnusableFileError(e) ? new CheckpointStoreCorruptError(fileOf(this.database), this.table, during, `${e.message} (${e.code})`, e) : e;
   }
 
   async save(invocationId: string, record: CheckpointRecord): Promise<void> {
@@ -169,7 +222,23 @@ export class SqliteCheckpointer implements Checkpointer {
       this.#write(invocationId, record);
     } catch (e) {
       this.#stored.delete(invocationId); // the transaction rolled back: trust nothing cached
-      throw e;
+      throw this.#unusable(e, `saving "${invocationId}"`);
+    }
+  }
+
+  /**
+   * Write `record` only if the stored record of `invocationId` is still the one with `lastSavedAt
+   * === expected` (`null`: only if none is stored); check and write in one `BEGIN IMMEDIATE`
+   * transaction, so of several processes racing with the same `expected` exactly one writes.
+   * Resolves whether it wrote.
+   */
+  async compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    checkInvocationId(invocationId);
+    try {
+      return this.#writeIf(invocationId, expected, record);
+    } catch (e) {
+      this.#stored.delete(invocationId);
+      throw this.#unusable(e, `saving "${invocationId}"`);
     }
   }
 
@@ -204,6 +273,14 @@ export class SqliteCheckpointer implements Checkpointer {
 
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {
     checkInvocationId(invocationId);
+    try {
+      return this.#readTx(invocationId); // one snapshot: the row and its positions agree
+    } catch (e) {
+      throw this.#unusable(e, `loading "${invocationId}"`);
+    }
+  }
+
+  #read(invocationId: string): CheckpointRecord | undefined {
     const row = this.#select.get(invocationId) as
       | { encoding: string; record: string; positions_apart: number; completed_node_count: number }
       | undefined;
@@ -237,7 +314,12 @@ export class SqliteCheckpointer implements Checkpointer {
       (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
       " ORDER BY last_saved_at DESC" +
       (limit !== undefined ? ` LIMIT ${limit}` : "");
-    const rows = this.database.prepare(sql).all(...params) as SummaryRow[];
+    let rows: SummaryRow[];
+    try {
+      rows = this.database.prepare(sql).all(...params) as SummaryRow[];
+    } catch (e) {
+      throw this.#unusable(e, "listing records");
+    }
     return rows.map((r) =>
       Object.freeze({
         invocationId: r.invocation_id,
@@ -255,10 +337,14 @@ export class SqliteCheckpointer implements Checkpointer {
   async delete(invocationId: string): Promise<void> {
     checkInvocationId(invocationId);
     this.#stored.delete(invocationId);
-    this.database.transaction(() => {
-      this.#delete.run(invocationId);
-      this.#deletePositions.run(invocationId);
-    })();
+    try {
+      this.database.transaction(() => {
+        this.#delete.run(invocationId);
+        this.#deletePositions.run(invocationId);
+      }).immediate();
+    } catch (e) {
+      throw this.#unusable(e, `deleting "${invocationId}"`);
+    }
   }
 
   /** Close the connection if this checkpointer opened it (a passed-in `Database` stays open). */

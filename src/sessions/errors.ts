@@ -16,6 +16,11 @@
  * | `session_state_migration_failed` | invoke entry: a migration function raised or returned a non-mapping (§7); `cause` is its error |
  * | `session_write_conflict` | `save(…, { expectedVersion })` found another version (§8.2) |
  * | `suspension_persistence_failed` | the session save at suspend failed: the outcome becomes errored (suspension §8.6) |
+ *
+ * Project category (the spec defines none for it): `session_store_corrupt` — a session store's file
+ * is not a database, is corrupt, or holds a foreign table of the same name (SQLite `SQLITE_NOTADB` /
+ * `SQLITE_CORRUPT`), raised by the store's constructor or operation; at invoke entry / END the
+ * lifecycle carries it as the `cause` of `session_load_failed` / `session_save_failed`.
  */
 import { GraphRuntimeError, messageOf } from "../graph/index.ts";
 import type { InvocationResult, StateRecord } from "../graph/index.ts";
@@ -34,6 +39,8 @@ declare module "../graph/errors.ts" {
     session_state_migration_failed: true;
     /** sessions §10 / §8.2: an optimistic-concurrency conflict. */
     session_write_conflict: true;
+    /** Project: the session store's file is not a usable database. */
+    session_store_corrupt: true;
   }
 }
 
@@ -60,9 +67,9 @@ export const SESSION_ERROR_CATEGORIES: readonly SessionErrorCategory[] = Object.
 export type SessionSavePoint = "completed" | "suspended" | "explicit";
 
 
-/** Base class of the sessions §10 errors. Never transient. */
+/** Base class of the sessions §10 errors (and of the project's `session_store_corrupt`). Never transient. */
 export abstract class SessionError extends GraphRuntimeError {
-  abstract override readonly category: SessionErrorCategory;
+  abstract override readonly category: SessionErrorCategory | "session_store_corrupt";
   /** §10: no session category is retried by the engine (suspension §8.6 *Backend-level mitigation*). */
   readonly transient = false;
   /** The session the error concerns (absent for configuration-time errors). */
@@ -183,6 +190,30 @@ export class SessionWriteConflictError<S extends StateRecord = StateRecord> exte
     this.expectedVersion = expectedVersion;
     this.actualVersion = actualVersion;
     this.result = undefined;
+  }
+}
+
+/**
+ * Project category `session_store_corrupt`: the store's `file` cannot be used — it is not a database
+ * (`SQLITE_NOTADB`), it is damaged (`SQLITE_CORRUPT`), or its `table` is a foreign table of the same
+ * name. `cause` is the driver's error. Restore the file from a backup or use another.
+ */
+export class SessionStoreCorruptError extends SessionError {
+  override name = "SessionStoreCorruptError";
+  readonly category = "session_store_corrupt" as const;
+  /** The database file (`":memory:"` for an in-memory database). */
+  readonly file: string;
+  /** The sessions table. */
+  readonly table: string;
+  constructor(file: string, table: string, during: string, detail: string, sessionId?: string, cause?: unknown) {
+    super(
+      `session store file "${file}" (table "${table}") cannot be used while ${during}: ${detail}; ` +
+        "restore it from a backup or point the store at another file",
+      sessionId,
+      cause !== undefined ? { cause } : undefined,
+    );
+    this.file = file;
+    this.table = table;
   }
 }
 

@@ -40,6 +40,7 @@ export {
   SessionStateMigrationChainAmbiguousError,
   SessionStateMigrationFailedError,
   SessionWriteConflictError,
+  SessionStoreCorruptError,
   SuspensionPersistenceFailedError,
   isSessionError,
   SESSION_ERROR_CATEGORIES,

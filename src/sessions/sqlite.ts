@@ -6,14 +6,23 @@
  *   loads it; `":memory:"` for a private database) or an open `better-sqlite3` `Database` (shared
  *   with other tables — e.g. a checkpointer's, sessions §9.4 — and then not closed by `close()`).
  * - File databases run in WAL mode with `synchronous = FULL`: once `save()` resolves, the record is
- *   committed. Several processes may share one file (`busy_timeout`, default 5000 ms).
+ *   committed.
+ * - **Several processes may write one file.** `save` is a `BEGIN IMMEDIATE` transaction (the write
+ *   lock is taken before the version is read, waited for up to `busy_timeout`, default 5000 ms; see
+ *   `src/sqlite/file.ts`), so concurrent writers queue instead of failing with `database is locked`,
+ *   and §8.2's check-and-bump cannot interleave with another process's. A passed-in `Database`
+ *   keeps its own `busy_timeout` (better-sqlite3's default: 5000 ms). Tested with three processes
+ *   on one file (test/checkpoint/multi-process.test.ts).
+ * - **A corrupt or foreign file** (not a database, damaged, or a table of this name with other
+ *   columns) raises `session_store_corrupt` naming the file — from the constructor or the operation.
  * - State is stored as JSON text (JSON-native values only, as for `InMemorySessionStore`), so §7
  *   migrations see schema-independent data.
  * - §8.2: `save(…, { expectedVersion })` checks and bumps the version in one transaction.
  * - Calls are counted like `InMemorySessionStore` (`stats()` / `resetStats()`).
  */
 import Database from "better-sqlite3";
-import { SessionWriteConflictError } from "./errors.ts";
+import { configureConnection, fileOf, isUnusableFileError, missingColumn } from "../sqlite/file.ts";
+import { SessionStoreCorruptError, SessionWriteConflictError } from "./errors.ts";
 import {
   checkSchemaVersion,
   checkSessionId,
@@ -73,13 +82,12 @@ export class SqliteSessionStore implements SessionStore {
     if (!TABLE_NAME.test(table)) throw new RangeError(`invalid table name ${JSON.stringify(table)}`);
     this.table = table;
     if (typeof target === "string") {
-      this.database = new Database(target);
-      this.#owned = true;
-      this.database.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-      if (target !== ":memory:" && target !== "") {
-        this.database.pragma("journal_mode = WAL");
-        this.database.pragma("synchronous = FULL");
+      try {
+        this.database = new Database(target);
+      } catch (e) {
+        throw isUnusableFileError(e) ? new SessionStoreCorruptError(target, table, "opening it", `${e.message} (${e.code})`, undefined, e) : e;
       }
+      this.#owned = true;
     } else if (target instanceof Database) {
       this.database = target;
       this.#owned = false;
@@ -87,39 +95,60 @@ export class SqliteSessionStore implements SessionStore {
       throw new TypeError("SqliteSessionStore: expected a file path or a better-sqlite3 Database");
     }
     const db = this.database;
-    db.exec(
-      `CREATE TABLE IF NOT EXISTS ${table} (
-        session_id TEXT PRIMARY KEY NOT NULL,
-        state TEXT NOT NULL,
-        schema_version TEXT NOT NULL DEFAULT '',
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        version INTEGER NOT NULL
-      )`,
-    );
-    this.#select = db.prepare(`SELECT * FROM ${table} WHERE session_id = ?`);
-    this.#version = db.prepare(`SELECT version, created_at FROM ${table} WHERE session_id = ?`);
-    this.#upsert = db.prepare(
-      `INSERT INTO ${table} (session_id, state, schema_version, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, schema_version = excluded.schema_version,
-         updated_at = excluded.updated_at, version = excluded.version`,
-    );
-    this.#delete = db.prepare(`DELETE FROM ${table} WHERE session_id = ?`);
-    this.#write = db.transaction((sessionId: string, state: string, schemaVersion: string, expected: number | undefined) => {
-      const prior = this.#version.get(sessionId);
-      const current = prior?.version ?? 0;
-      if (expected !== undefined && expected !== current) throw new SessionWriteConflictError(sessionId, expected, current);
-      const now = Date.now();
-      this.#upsert.run(sessionId, state, schemaVersion, prior?.created_at ?? now, now, current + 1);
-      return Object.freeze({ version: current + 1, updatedAt: new Date(now) });
-    });
+    try {
+      if (this.#owned) configureConnection(db, { busyTimeoutMs: Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000)), synchronous: "FULL" });
+      const foreign = missingColumn(db, table, ["session_id", "state", "schema_version", "created_at", "updated_at", "version"]);
+      if (foreign !== undefined) {
+        throw new SessionStoreCorruptError(fileOf(db), table, "opening it", `its table "${table}" is a foreign table (no column ${foreign})`);
+      }
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (
+          session_id TEXT PRIMARY KEY NOT NULL,
+          state TEXT NOT NULL,
+          schema_version TEXT NOT NULL DEFAULT '',
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          version INTEGER NOT NULL
+        )`,
+      );
+      this.#select = db.prepare(`SELECT * FROM ${table} WHERE session_id = ?`);
+      this.#version = db.prepare(`SELECT version, created_at FROM ${table} WHERE session_id = ?`);
+      this.#upsert = db.prepare(
+        `INSERT INTO ${table} (session_id, state, schema_version, created_at, updated_at, version) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(session_id) DO UPDATE SET state = excluded.state, schema_version = excluded.schema_version,
+           updated_at = excluded.updated_at, version = excluded.version`,
+      );
+      this.#delete = db.prepare(`DELETE FROM ${table} WHERE session_id = ?`);
+      // BEGIN IMMEDIATE: the version is read under the write lock (see the module comment).
+      this.#write = db.transaction((sessionId: string, state: string, schemaVersion: string, expected: number | undefined) => {
+        const prior = this.#version.get(sessionId);
+        const current = prior?.version ?? 0;
+        if (expected !== undefined && expected !== current) throw new SessionWriteConflictError(sessionId, expected, current);
+        const now = Date.now();
+        this.#upsert.run(sessionId, state, schemaVersion, prior?.created_at ?? now, now, current + 1);
+        return Object.freeze({ version: current + 1, updatedAt: new Date(now) });
+      }).immediate;
+    } catch (e) {
+      if (this.#owned) db.close();
+      throw this.#unusable(e, "opening it");
+    }
+  }
+
+  /** `e`, or — when SQLite says the file is not a usable database — `session_store_corrupt` naming it. */
+  #unusable(e: unknown, during: string, sessionId?: string): unknown {
+    return isUnusableFileError(e) ? new SessionStoreCorruptError(fileOf(this.database), this.table, during, `${e.message} (${e.code})`, sessionId, e) : e;
   }
 
   /** §5.1 */
   async load(sessionId: string): Promise<SessionRecord | null> {
     this.#counters.load++;
     checkSessionId(sessionId);
-    const row = this.#select.get(sessionId);
+    let row: Row | undefined;
+    try {
+      row = this.#select.get(sessionId);
+    } catch (e) {
+      throw this.#unusable(e, `loading session "${sessionId}"`, sessionId);
+    }
     if (!row) return null;
     return sessionRecordOf(row.session_id, {
       state: row.state,
@@ -137,14 +166,22 @@ export class SqliteSessionStore implements SessionStore {
     const expected = checkExpectedVersion(options);
     const state = encodeSessionState(record.state);
     const schemaVersion = checkSchemaVersion(record.schemaVersion);
-    return this.#write(sessionId, state, schemaVersion, expected);
+    try {
+      return this.#write(sessionId, state, schemaVersion, expected);
+    } catch (e) {
+      throw this.#unusable(e, `saving session "${sessionId}"`, sessionId);
+    }
   }
 
   /** §5.3 (idempotent). */
   async delete(sessionId: string): Promise<void> {
     this.#counters.delete++;
     checkSessionId(sessionId);
-    this.#delete.run(sessionId);
+    try {
+      this.#delete.run(sessionId);
+    } catch (e) {
+      throw this.#unusable(e, `deleting session "${sessionId}"`, sessionId);
+    }
   }
 
   /** §5.4 */
@@ -172,7 +209,12 @@ export class SqliteSessionStore implements SessionStore {
       sql += " LIMIT ? OFFSET ?";
       params.push(filter.limit ?? -1, filter.offset ?? 0);
     }
-    const rows = this.database.prepare<(string | number)[], SummaryRow>(sql).all(...params);
+    let rows: SummaryRow[];
+    try {
+      rows = this.database.prepare<(string | number)[], SummaryRow>(sql).all(...params);
+    } catch (e) {
+      throw this.#unusable(e, "listing sessions");
+    }
     return Object.freeze(
       rows.map((r) =>
         Object.freeze({

@@ -1,0 +1,54 @@
+/**
+ * What the two SQLite stores (`SqliteCheckpointer`, `SqliteSessionStore`) share about their file:
+ * how a connection is configured for several processes writing one file, and how SQLite's "this is
+ * not (or no longer) a database" errors are recognised so each store can raise its own
+ * categorized error naming the file.
+ *
+ * **Several processes, one file.** Every connection sets `busy_timeout` first (so even the
+ * `journal_mode` switch waits for a lock instead of failing), then WAL for files. Each store runs
+ * its writes as `BEGIN IMMEDIATE` transactions: the write lock is taken up front, waiting up to
+ * `busy_timeout`. A deferred transaction that reads first and then writes cannot wait — in WAL
+ * mode its upgrade fails at once with `SQLITE_BUSY` (`database is locked`) when another
+ * connection committed meanwhile, whatever `busy_timeout` says.
+ */
+import Database from "better-sqlite3";
+
+/** The connection settings a store applies. */
+export interface ConnectionSettings {
+  /** `PRAGMA busy_timeout` in ms (non-negative integer). */
+  readonly busyTimeoutMs: number;
+  /** `PRAGMA synchronous`; omitted: left as the connection has it. */
+  readonly synchronous?: "FULL" | "NORMAL";
+}
+
+/** Configure `db` for concurrent writers: `busy_timeout` first, then WAL (files only), then `synchronous`. */
+export function configureConnection(db: Database.Database, settings: ConnectionSettings): void {
+  db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
+  if (!db.memory) db.pragma("journal_mode = WAL");
+  if (settings.synchronous !== undefined) db.pragma(`synchronous = ${settings.synchronous}`);
+}
+
+/** The file a connection works on, for messages (`":memory:"` for a private in-memory database). */
+export function fileOf(db: Database.Database): string {
+  return db.memory ? ":memory:" : db.name;
+}
+
+/**
+ * Is `e` SQLite reporting that the file is not a database (`SQLITE_NOTADB`: another format — a
+ * text file, an encrypted database) or that it is damaged (`SQLITE_CORRUPT*`)?
+ */
+export function isUnusableFileError(e: unknown): e is Error & { readonly code: string } {
+  return e instanceof Database.SqliteError && (e.code === "SQLITE_NOTADB" || e.code.startsWith("SQLITE_CORRUPT"));
+}
+
+/** The columns of `table` (empty when it does not exist). */
+export function columnsOf(db: Database.Database, table: string): string[] {
+  return (db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name);
+}
+
+/** The first of `required` that `table` lacks, when `table` exists and lacks one (a foreign table of the same name). */
+export function missingColumn(db: Database.Database, table: string, required: readonly string[]): string | undefined {
+  const have = columnsOf(db, table);
+  if (have.length === 0) return undefined;
+  return required.find((c) => !have.includes(c));
+}
