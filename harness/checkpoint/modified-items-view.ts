@@ -5,7 +5,7 @@
  * resume the stored record of `invocationId` with those fields replaced in the save point's
  * outermost state; every other call passes through to the case's checkpointer.
  */
-import type { Checkpointer, CheckpointFilter, CheckpointRecord, CheckpointSummary, SaveContext } from "../../src/checkpoint/index.ts";
+import { compareAndSave, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
 
 export class ModifiedItemsView implements Checkpointer {
   constructor(
@@ -33,6 +33,10 @@ export class ModifiedItemsView implements Checkpointer {
 
   save(invocationId: string, record: CheckpointRecord, context?: SaveContext): Promise<void> {
     return this.inner.save(invocationId, record, context);
+  }
+
+  compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    return compareAndSave(this.inner, invocationId, expected, record);
   }
 
   list(filter?: CheckpointFilter): Promise<readonly CheckpointSummary[]> {

@@ -5,7 +5,7 @@
  * {@link kill}ed, nothing more of it is persisted (a dead process writes nothing), so the backend
  * keeps exactly what was saved up to the crash point.
  */
-import { toRecordDocument, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { compareAndSave, toRecordDocument, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { perCall } from "../pipeline/facets.ts";
 import type { OpenedBackend } from "./backends.ts";
@@ -64,6 +64,15 @@ export class RecordingCheckpointer implements Checkpointer {
     if (this.backend.batching !== undefined) durable = (await this.backend.durableLoad(invocationId))?.lastSavedAt === record.lastSavedAt;
     if (call) perCall(call, CheckpointSaves, () => []).push(entry(durable));
     await this.#afterSave?.(invocationId, record, context);
+  }
+
+  /**
+   * A resume's claim (its starting record, the original's `resumedBy` mark): passed through, not
+   * recorded — it is not a §10.3 completed-event save. A killed invocation's id is claimed by the
+   * resuming process, which is alive: {@link kill} does not apply.
+   */
+  compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    return compareAndSave(this.backend.checkpointer, invocationId, expected, record);
   }
 
   load(invocationId: string): Promise<CheckpointRecord | undefined> {

@@ -14,7 +14,7 @@
  *
  * Default (without this wrapper) is no batching: every save is durable when it returns.
  */
-import type { Checkpointer, CheckpointFilter, CheckpointSummary, SaveContext } from "./checkpointer.ts";
+import { compareAndSave, type Checkpointer, type CheckpointFilter, type CheckpointSummary, type SaveContext } from "./checkpointer.ts";
 import type { CheckpointRecord } from "./record.ts";
 
 /** Options of {@link BatchingCheckpointer}. */
@@ -56,6 +56,12 @@ export class BatchingCheckpointer implements Checkpointer {
     }
     this.#pending.delete(invocationId);
     return this.inner.save(invocationId, record, context);
+  }
+
+  /** Flush `invocationId`'s buffered record, then compare-and-set on the wrapped backend. */
+  async compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    await this.flush(invocationId);
+    return compareAndSave(this.inner, invocationId, expected, record);
   }
 
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {

@@ -13,6 +13,13 @@
  *
  * Write your own by implementing {@link Checkpointer}; to fan out to two stores (§10.1.1), wrap
  * both behind one implementation.
+ *
+ * **Resume once.** A resume claims the record it resumes with the optional `compareAndSave` (write
+ * only if the stored record still has the `lastSavedAt` the resume loaded), so of two concurrent or
+ * successive resumes of one record exactly one runs. Both bundled backends implement it atomically
+ * (in memory: synchronously; SQLite: one `BEGIN IMMEDIATE` transaction, across processes). A backend
+ * without it gets {@link compareAndSave}'s fallback — load, compare, save — which is not atomic:
+ * resume-once then holds only when resumes do not race.
  */
 import type { CheckpointRecord } from "./record.ts";
 
@@ -85,6 +92,25 @@ export interface Checkpointer {
   readonly supportsStateMigration?: boolean;
   /** Backend identifier (diagnostics, §10.8 save events). */
   readonly backendName?: string;
+  /**
+   * Optional compare-and-set: persist `record` as the latest record of `invocationId` only if the
+   * stored record is the one whose `lastSavedAt` is `expected` (`null`: only if none is stored),
+   * check and write atomically. Resolves whether it wrote. What a resume claims its record with
+   * (see the module comment); not a §10.3 save.
+   */
+  compareAndSave?(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean>;
+}
+
+/**
+ * `checkpointer.compareAndSave(...)` when the backend has it; otherwise load, compare, save — the
+ * same result without the atomicity (two racing callers may both write).
+ */
+export async function compareAndSave(checkpointer: Checkpointer, invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+  if (typeof checkpointer.compareAndSave === "function") return checkpointer.compareAndSave(invocationId, expected, record);
+  const stored = await checkpointer.load(invocationId);
+  if ((stored?.lastSavedAt ?? null) !== expected) return false;
+  await checkpointer.save(invocationId, record);
+  return true;
 }
 
 /** The summary of a record. */

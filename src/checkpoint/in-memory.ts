@@ -41,6 +41,14 @@ export class InMemoryCheckpointer implements Checkpointer {
     this.#records.set(invocationId, copy);
   }
 
+  /** Compare-and-set on `lastSavedAt` (see `Checkpointer.compareAndSave`); check and write run without yielding. */
+  async compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    checkInvocationId(invocationId);
+    if ((this.#records.get(invocationId)?.lastSavedAt ?? null) !== expected) return false;
+    await this.save(invocationId, record);
+    return true;
+  }
+
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {
     checkInvocationId(invocationId);
     return this.#records.get(invocationId);

@@ -13,7 +13,7 @@
 
 // §10.1 protocol
 export type { Checkpointer, CheckpointFilter, CheckpointSummary, SaveContext } from "./checkpointer.ts";
-export { summarize, matchesFilter } from "./checkpointer.ts";
+export { summarize, matchesFilter, compareAndSave } from "./checkpointer.ts";
 
 // §10.2 record
 export { validateRecord, toRecordDocument, fromRecordDocument } from "./record.ts";

@@ -104,6 +104,11 @@ export interface CheckpointRecord {
   readonly graphName?: string;
   /** Extension: the invocation this one resumed (audit trail across attempts). */
   readonly resumedFrom?: string;
+  /**
+   * Extension: the invocation that resumed this one — set when a resume claims the record, so the
+   * record resumes only once (a later resume raises `checkpoint_already_resumed` naming it).
+   */
+  readonly resumedBy?: string;
 }
 
 /** A position in the spec's field names. */
@@ -148,6 +153,7 @@ export interface CheckpointRecordDocument {
   readonly next_step?: number;
   readonly graph_name?: string;
   readonly resumed_from?: string;
+  readonly resumed_by?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,6 +198,7 @@ export function toRecordDocument(r: CheckpointRecord): CheckpointRecordDocument 
   if (r.nextStep !== undefined) doc["next_step"] = r.nextStep;
   if (r.graphName !== undefined) doc["graph_name"] = r.graphName;
   if (r.resumedFrom !== undefined) doc["resumed_from"] = r.resumedFrom;
+  if (r.resumedBy !== undefined) doc["resumed_by"] = r.resumedBy;
   return doc as unknown as CheckpointRecordDocument;
 }
 
@@ -250,6 +257,7 @@ export function fromRecordDocument(doc: unknown): CheckpointRecord {
   if (d["next_step"] !== undefined) r["nextStep"] = d["next_step"];
   if (d["graph_name"] !== undefined) r["graphName"] = d["graph_name"];
   if (d["resumed_from"] !== undefined) r["resumedFrom"] = d["resumed_from"];
+  if (d["resumed_by"] !== undefined) r["resumedBy"] = d["resumed_by"];
   return validateRecord(r);
 }
 
@@ -386,5 +394,6 @@ export function validateRecord(x: unknown): CheckpointRecord {
   if (r["nextStep"] !== undefined) out.nextStep = nonNegInt(r["nextStep"], "nextStep");
   if (r["graphName"] !== undefined) out.graphName = str(r["graphName"], "graphName", true);
   if (r["resumedFrom"] !== undefined) out.resumedFrom = str(r["resumedFrom"], "resumedFrom");
+  if (r["resumedBy"] !== undefined) out.resumedBy = str(r["resumedBy"], "resumedBy");
   return Object.freeze(out);
 }

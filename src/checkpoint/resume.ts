@@ -12,6 +12,16 @@
  * Subgraph re-entry nests `StartPosition.inner` with each containing graph's saved state (§10.2
  * `parentStates`), so completed inner nodes are not re-run (fixture 029).
  *
+ * **Resume once (project guarantee, `checkpoint_already_resumed`).** A record resumes once: after
+ * validation and planning — so a refused resume leaves the record untouched — {@link claimForResume}
+ * first writes the resumed run's starting record under its new id, then marks the original
+ * `resumedBy` with a compare-and-set on its `lastSavedAt` (`Checkpointer.compareAndSave`). Of two
+ * concurrent resumes exactly one wins; the loser removes its starting record and raises; a later
+ * resume finds `resumedBy` and raises before planning. A crash between the two writes leaves the
+ * original unclaimed (resumable) and an orphan starting record; a crash after the claim leaves the
+ * starting record, so resuming the new id continues. A record that already reached END is not
+ * claimed (resuming it runs nothing).
+ *
  * **Validation order (§10.10).** Structure (`checkpoint_record_invalid`) → registry ambiguity →
  * no chain (`checkpoint_state_migration_missing`) → a raising migration
  * (`checkpoint_state_migration_failed`) → the (migrated) states against the current schemas and
@@ -26,8 +36,8 @@ import {
   type StartPosition,
   type StateRecord,
 } from "../graph/index.ts";
-import type { Checkpointer } from "./checkpointer.ts";
-import { CheckpointNotFoundError, CheckpointRecordInvalidError } from "./errors.ts";
+import { compareAndSave, type Checkpointer } from "./checkpointer.ts";
+import { CheckpointAlreadyResumedError, CheckpointNotFoundError, CheckpointRecordInvalidError } from "./errors.ts";
 import { MigrationRegistry, type SerializedState } from "./migrations.ts";
 import { validateRecord, type CheckpointRecord, type NodePosition } from "./record.ts";
 import type { SavePoint } from "./recorder.ts";
@@ -41,21 +51,32 @@ export function declaredSchemaVersion(graph: AnyGraph): string {
   return graph.schema.schemaVersion ?? "";
 }
 
+/** A record loaded for resume: as stored (what the claim compares against) and migrated. */
+export interface LoadedForResume {
+  /** The record as stored (structure-checked). */
+  readonly stored: CheckpointRecord;
+  /** Its states migrated to the graph's declared schema version. */
+  readonly record: CheckpointRecord;
+}
+
 /**
- * §10.4 step 1 + §10.12: load `invocationId`'s record, check its structure, and migrate its states
- * to the graph's declared schema version. States are not yet checked against the schemas.
+ * §10.4 step 1 + §10.12: load `invocationId`'s record, check its structure and that no resume
+ * claimed it yet (`checkpoint_already_resumed`), and migrate its states to the graph's declared
+ * schema version. States are not yet checked against the schemas.
  */
 export async function loadForResume(
   graph: AnyGraph,
   checkpointer: Checkpointer,
   invocationId: string,
   registry: MigrationRegistry,
-): Promise<CheckpointRecord> {
+): Promise<LoadedForResume> {
   const loaded = await checkpointer.load(invocationId);
   if (loaded === undefined || loaded === null) throw new CheckpointNotFoundError(invocationId);
-  let record = validateRecord(loaded);
+  const stored = validateRecord(loaded);
+  if (stored.resumedBy !== undefined) throw new CheckpointAlreadyResumedError(invocationId, stored.resumedBy);
+  let record = stored;
   const current = declaredSchemaVersion(graph);
-  if (record.schemaVersion === current) return record; // §10.12.3: registry not consulted
+  if (record.schemaVersion === current) return { stored, record }; // §10.12.3: registry not consulted
   if (registry.size > 0 && checkpointer.supportsStateMigration === false) {
     throw new CheckpointRecordInvalidError(
       `the record has schema_version "${record.schemaVersion}" but the graph declares "${current}", and backend ` +
@@ -67,7 +88,36 @@ export async function loadForResume(
   const parentStates: State[] = [];
   for (const p of record.parentStates) parentStates.push(await MigrationRegistry.apply(chain, p as SerializedState));
   record = Object.freeze({ ...record, state, parentStates: Object.freeze(parentStates), schemaVersion: current });
-  return record;
+  return { stored, record };
+}
+
+/**
+ * Claim `stored` — `invocationId`'s record as {@link loadForResume} returned it — for the resume
+ * whose starting record is `successor` (saved under `successor.invocationId`). Call it after every
+ * validation, right before the resumed run starts; see the module comment. Raises
+ * `checkpoint_already_resumed` when another resume claimed the record first.
+ */
+export async function claimForResume(checkpointer: Checkpointer, invocationId: string, stored: CheckpointRecord, successor: CheckpointRecord): Promise<void> {
+  const newId = successor.invocationId;
+  if (!(await compareAndSave(checkpointer, newId, null, successor))) {
+    throw new RangeError(`invocation id "${newId}" of a resumed run already has a record`);
+  }
+  const claimed: CheckpointRecord = Object.freeze({
+    ...stored,
+    resumedBy: newId,
+    lastSavedAt: Math.max(performance.timeOrigin + performance.now(), stored.lastSavedAt + 0.001),
+  });
+  let won: boolean;
+  try {
+    won = await compareAndSave(checkpointer, invocationId, stored.lastSavedAt, claimed);
+  } catch (e) {
+    await checkpointer.delete(newId);
+    throw e;
+  }
+  if (won) return;
+  await checkpointer.delete(newId);
+  const now = await checkpointer.load(invocationId);
+  throw new CheckpointAlreadyResumedError(invocationId, now?.resumedBy);
 }
 
 /** Where a resumed run starts. */

@@ -25,6 +25,9 @@
  *   saves under its new id; chain further resumes from that id (`list({ correlationId })` finds all
  *   attempts). Completed fan-out instances are skipped when the fan-out node uses the seam in
  *   `fan-out-progress.ts`.
+ * - A record resumes once: the resume claims it (compare-and-set) right before running; a second
+ *   resume of the same record — concurrent, in any process, or later — raises
+ *   `checkpoint_already_resumed` naming the invocation that resumed it (see `resume.ts`).
  * - Errors: §10.10 categories (see `errors.ts`). A failing `save` fails the invocation with
  *   `checkpoint_save_failed` — immediately, not retried, even when it happens inside a fan-out
  *   instance or under retry middleware.
@@ -46,7 +49,7 @@ import { checkInvocationId, type Checkpointer } from "./checkpointer.ts";
 import { CheckpointNotFoundError } from "./errors.ts";
 import { toRegistry, type MigrationRegistry, type StateMigration } from "./migrations.ts";
 import { CheckpointRecorder, type RecorderInit } from "./recorder.ts";
-import { declaredSchemaVersion, loadForResume, planResume } from "./resume.ts";
+import { claimForResume, declaredSchemaVersion, loadForResume, planResume } from "./resume.ts";
 
 /** Options of {@link withCheckpointer}. */
 export interface CheckpointOptions {
@@ -117,7 +120,7 @@ export class CheckpointedGraph<S extends StateRecord = StateRecord, U = Partial<
     const cp = this.checkpointer;
     if (cp === null) throw new CheckpointNotFoundError(invocationId, "no Checkpointer is registered for this graph");
     const graph = this.graph as unknown as CompiledGraph<StateRecord, unknown>;
-    const record = await loadForResume(graph, cp, invocationId, this.migrations);
+    const { stored, record } = await loadForResume(graph, cp, invocationId, this.migrations);
     const { invocationId: _ignoredId, correlationId: _ignoredCorrelation, ...rest } = options;
     const newId = randomUUID();
     const correlationId = record.correlationId;
@@ -142,6 +145,7 @@ export class CheckpointedGraph<S extends StateRecord = StateRecord, U = Partial<
       ...(record.fanOutProgress !== undefined ? { fanOutProgress: record.fanOutProgress } : {}),
       nextStep: plan.startStep,
     });
+    await claimForResume(cp, invocationId, stored, recorder.snapshot()); // resume once (see resume.ts)
     return this.#run(recorder, cp, () =>
       this.graph.invoke({} as Readonly<Partial<S>>, {
         ...rest,

@@ -20,11 +20,16 @@
  *   supersedes the checkpoint record at suspend, and the resumed run's checkpoint saves supersede
  *   the paused record (which then no longer resumes: the suspension was consumed).
  *
- * Atomicity across processes is the backend's (a save either lands or raises). Two workers
- * resuming the same suspension at once are not told apart by the protocol (it has no
- * compare-and-set); route one signal to one resume (the harness signal coordinator).
+ * Atomicity across processes is the backend's (a save either lands or raises).
+ *
+ * **Resume once.** {@link PausedInvocationStore.claim} moves a record from `suspended` to `resumed`
+ * with a compare-and-set on the envelope's `lastSavedAt` (`Checkpointer.compareAndSave`: atomic in
+ * both bundled backends, SQLite across processes), so of two workers resuming one suspension — at
+ * once or one after the other — exactly one runs; the other gets `suspension_record_invalid`
+ * (reason `resumed`). Resume validates first (record, session, payload) and claims last, so a
+ * refused resume leaves the record `suspended`.
  */
-import type { Checkpointer, CheckpointRecord } from "../checkpoint/index.ts";
+import { compareAndSave, type Checkpointer, type CheckpointRecord } from "../checkpoint/index.ts";
 import { SuspensionRecordInvalidError } from "./errors.ts";
 import { fromPausedDocument, isMalformedRecord, toPausedDocument, type PausedInvocationRecord, type PausedStatus } from "./record.ts";
 
@@ -66,20 +71,27 @@ export class PausedInvocationStore {
     this.checkpointer = checkpointer;
   }
 
+  /** The envelope's `lastSavedAt` of each record `loadForResume` returned: what `claim` compares against. */
+  readonly #loadedAt = new WeakMap<PausedInvocationRecord, number>();
+
   /** Persist `record` (the latest record of its invocation). Backend errors propagate. */
   async save(record: PausedInvocationRecord): Promise<void> {
-    const envelope: CheckpointRecord = deepFreeze({
+    await this.checkpointer.save(record.invocationId, this.#envelope(record));
+  }
+
+  /** The checkpoint-record envelope of `record`, saved strictly after `after` (ms). */
+  #envelope(record: PausedInvocationRecord, after = -Infinity): CheckpointRecord {
+    return deepFreeze({
       invocationId: record.invocationId,
       correlationId: record.correlationId,
       state: { [RECORD_TYPE_KEY]: "suspended", [PAUSED_RECORD_KEY]: toPausedDocument(record) },
       completedPositions: [NOT_A_CHECKPOINT],
       parentStates: [],
       schemaVersion: record.schemaVersion,
-      lastSavedAt: Math.max(record.suspendedAt, performance.timeOrigin + performance.now()),
+      lastSavedAt: Math.max(record.suspendedAt, performance.timeOrigin + performance.now(), after + 0.001),
       nextStep: record.nextStep,
       graphName: record.graphName,
     });
-    await this.checkpointer.save(record.invocationId, envelope);
   }
 
   /** What the backend holds for `invocationId`. */
@@ -118,10 +130,40 @@ export class PausedInvocationStore {
     }
     if (stored === undefined || stored === null) throw new SuspensionRecordInvalidError(invocationId, "missing");
     if (!isPausedEnvelope(stored)) throw new SuspensionRecordInvalidError(invocationId, "not_a_paused_record");
-    const record = await this.load(invocationId);
-    if (record === undefined) throw new SuspensionRecordInvalidError(invocationId, "missing");
+    let record: PausedInvocationRecord;
+    try {
+      record = fromPausedDocument(stored.state[PAUSED_RECORD_KEY]);
+    } catch (e) {
+      if (isMalformedRecord(e)) throw new SuspensionRecordInvalidError(invocationId, "malformed", e.message, { cause: e });
+      throw e;
+    }
     if (record.status !== "suspended") throw new SuspensionRecordInvalidError(invocationId, record.status as Exclude<PausedStatus, "suspended">);
+    this.#loadedAt.set(record, stored.lastSavedAt);
     return record;
+  }
+
+  /**
+   * Claim `record` — as {@link loadForResume} returned it — for one resume: rewrite it with status
+   * `resumed` only if the stored envelope is still the one loaded (compare-and-set, see the module
+   * comment). Resolves the claimed record; raises `suspension_record_invalid` when another resume
+   * claimed (or a cancel deleted) it first. Call it after every validation, right before running.
+   */
+  async claim(record: PausedInvocationRecord): Promise<PausedInvocationRecord> {
+    const loadedAt = this.#loadedAt.get(record);
+    if (loadedAt === undefined) throw new TypeError("claim() takes a record returned by this store's loadForResume()");
+    const claimed: PausedInvocationRecord = Object.freeze({ ...record, status: "resumed" });
+    if (await compareAndSave(this.checkpointer, record.invocationId, loadedAt, this.#envelope(claimed, loadedAt))) {
+      this.#loadedAt.delete(record);
+      return claimed;
+    }
+    let now: PausedInvocationRecord | undefined;
+    try {
+      now = await this.load(record.invocationId);
+    } catch {
+      now = undefined; // the reason below stays truthful: whatever is stored is not this suspension
+    }
+    const reason = now === undefined ? "missing" : now.status === "suspended" ? "resumed" : now.status;
+    throw new SuspensionRecordInvalidError(record.invocationId, reason, "another resume claimed it first");
   }
 
   /** Rewrite the record with another status. */

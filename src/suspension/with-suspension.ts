@@ -137,8 +137,6 @@ export class SuspendableGraph<S extends StateRecord = StateRecord, O extends Inv
   readonly target: InvokeTarget<S, O, X>;
   readonly store: PausedInvocationStore;
   readonly deleteOnCompletion: boolean;
-  /** Resumes running in this process (a second resume of one suspension is rejected). */
-  readonly #resuming = new Set<string>();
 
   constructor(target: InvokeTarget<S, O, X>, options: SuspensionOptions = {}) {
     if (typeof target !== "object" || target === null || !(target.graph instanceof CompiledGraph) || typeof target.invoke !== "function") {
@@ -180,29 +178,24 @@ export class SuspendableGraph<S extends StateRecord = StateRecord, O extends Inv
     options: SuspendInvokeOptions<O> = {} as SuspendInvokeOptions<O>,
   ): Promise<SuspendableResult<S, X>> {
     if (typeof invocationId !== "string" || invocationId.length === 0) throw new TypeError("resume: invocationId must be a non-empty string");
-    if (this.#resuming.has(invocationId)) throw new SuspensionRecordInvalidError(invocationId, "resumed", "a resume of it is running");
-    this.#resuming.add(invocationId);
-    try {
-      const record = await this.store.loadForResume(invocationId);
-      const { resumeInvocation: _r, signalPayload: _p, invocationId: _i, correlationId: _c, ...rest } = options as SuspendInvokeOptions<O> &
-        Record<string, unknown>;
-      const engine: Record<string, unknown> = { ...rest, invocationId: record.invocationId, correlationId: record.correlationId };
-      if (record.sessionId !== undefined) {
-        const given = engine["sessionId"];
-        if (given === undefined) engine["sessionId"] = record.sessionId;
-        else if (given !== record.sessionId) {
-          throw new SuspensionRecordInvalidError(invocationId, "incompatible", `it is bound to session "${record.sessionId}", not "${String(given)}"`);
-        }
+    const record = await this.store.loadForResume(invocationId);
+    const { resumeInvocation: _r, signalPayload: _p, invocationId: _i, correlationId: _c, ...rest } = options as SuspendInvokeOptions<O> &
+      Record<string, unknown>;
+    const engine: Record<string, unknown> = { ...rest, invocationId: record.invocationId, correlationId: record.correlationId };
+    if (record.sessionId !== undefined) {
+      const given = engine["sessionId"];
+      if (given === undefined) engine["sessionId"] = record.sessionId;
+      else if (given !== record.sessionId) {
+        throw new SuspensionRecordInvalidError(invocationId, "incompatible", `it is bound to session "${record.sessionId}", not "${String(given)}"`);
       }
-      const plan = await planPauseResume(this.graph as unknown as CompiledGraph<StateRecord, unknown>, record, signalPayload, {
-        metadata: (engine["metadata"] as Readonly<Record<string, unknown>> | undefined) ?? {},
-      });
-      const consumed = await this.store.setStatus(record, "resumed");
-      if (plan.kind === "complete") return await this.#completeWithoutRunning(consumed, plan.state, plan.startStep, engine);
-      return await this.#run({} as Readonly<Partial<S>>, engine as unknown as O, { record: consumed, startAt: plan.startAt, startStep: plan.startStep });
-    } finally {
-      this.#resuming.delete(invocationId);
     }
+    const plan = await planPauseResume(this.graph as unknown as CompiledGraph<StateRecord, unknown>, record, signalPayload, {
+      metadata: (engine["metadata"] as Readonly<Record<string, unknown>> | undefined) ?? {},
+    });
+    // Everything above validates; the claim is the one step that consumes the suspension (resume once).
+    const consumed = await this.store.claim(record);
+    if (plan.kind === "complete") return await this.#completeWithoutRunning(consumed, plan.state, plan.startStep, engine);
+    return await this.#run({} as Readonly<Partial<S>>, engine as unknown as O, { record: consumed, startAt: plan.startAt, startStep: plan.startStep });
   }
 
   /** The paused record of `invocationId` (any status), or `undefined`. */

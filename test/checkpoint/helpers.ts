@@ -16,6 +16,7 @@ import {
 } from "../../src/graph/index.ts";
 import {
   beginFanOutCheckpoint,
+  compareAndSave,
   InMemoryCheckpointer,
   SqliteCheckpointer,
   type Checkpointer,
@@ -84,6 +85,10 @@ export class RecordingCheckpointer implements Checkpointer {
     if (this.failSaveAt !== undefined && this.saves.length === this.failSaveAt) throw new Error("disk full");
     this.saves.push({ invocationId: id, record: structuredClone(record), context });
     await this.inner.save(id, record, context);
+  }
+  /** A resume's claim: passed through, not recorded (not a completed-event save). */
+  compareAndSave(id: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    return compareAndSave(this.inner, id, expected, record);
   }
   load(id: string): Promise<CheckpointRecord | undefined> {
     return this.inner.load(id);
