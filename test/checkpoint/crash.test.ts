@@ -126,6 +126,49 @@ describe("checkpoint: crash recovery across processes (SQLite, SIGKILL)", functi
     expect(resumed.state.trail).to.deep.equal(ALL);
   });
 
+  it("a resumed run killed in flight: its claim stands (a second resume of the original is checkpoint_already_resumed), and resuming the claimant finishes with no saved node re-run", async () => {
+    const tmp = tempDir();
+    try {
+      const db = join(tmp.dir, "checkpoints.db");
+      const log = join(tmp.dir, "nodes.log");
+      const id = "crash-twice";
+      const run = start(["run", db, log, id, "s1"]);
+      await until(() => lines(log).includes("start s1"), "the first kill point");
+      run.proc.kill("SIGKILL");
+      await run.exit;
+      // The resume hangs in n5: killed after its claim and some saves of its own.
+      const resumed = start(["resume", db, log, id, "n5"]);
+      await until(() => lines(log).includes("start n5"), "the second kill point");
+      resumed.proc.kill("SIGKILL");
+      expect((await resumed.exit).signal).to.equal("SIGKILL");
+
+      const reader = new SqliteCheckpointer(db);
+      const original = (await reader.load(id))!;
+      const claimant = original.resumedBy!;
+      expect(claimant, "the killed resume had claimed the record").to.be.a("string");
+      expect((await reader.load(claimant))!.resumedFrom).to.equal(id);
+      reader.close();
+
+      const again = start(["resume", db, log, id]);
+      expect((await again.exit).code).to.equal(0);
+      const refused = JSON.parse(again.out().trim().split("\n").pop()!) as { category: string; message: string };
+      expect(refused.category).to.equal("checkpoint_already_resumed");
+      expect(refused.message).to.contain(claimant);
+
+      const finish = start(["resume", db, log, claimant]);
+      expect((await finish.exit).code).to.equal(0);
+      const done = JSON.parse(finish.out().trim().split("\n").pop()!) as { outcome: string; state: { trail: string[] } };
+      expect(done.outcome).to.equal("completed");
+      expect(done.state.trail).to.deep.equal(ALL);
+      const l = lines(log);
+      for (const n of ["n1", "n2", "n3", "s2", "s3", "n4"]) expect(count(l, `done ${n}`), n).to.equal(1);
+      expect(count(l, "start n5")).to.equal(2); // in flight at the second kill
+      for (const n of ALL) expect(count(l, `done ${n}`), n).to.equal(1);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it("a run killed at an arbitrary point between nodes loses no saved node and re-runs none", () => {
     const { log, saved, resumed } = runs["c"]!;
     const savedNodes = saved.completedPositions.map((p) => p.nodeName);

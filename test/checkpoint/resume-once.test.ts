@@ -153,12 +153,11 @@ describe("resume once: a record is claimed before its resumed run starts", funct
     fail = false;
     let seen: CheckpointRecord | undefined;
     let claimed: string | undefined;
-    const graph = failingGraph(log, () => {
+    const graph = failingGraph(log, async () => {
       // Inside b, the first node of the resumed run: what a crash here would leave behind.
-      void cp.list({ resumedFrom: id }).then(async ([s]) => {
-        seen = s ? await cp.load(s.invocationId) : undefined;
-        claimed = (await cp.load(id))?.resumedBy;
-      });
+      const [s] = await cp.list({ resumedFrom: id });
+      seen = s ? await cp.load(s.invocationId) : undefined;
+      claimed = (await cp.load(id))?.resumedBy;
       return false;
     });
     const r = await withCheckpointer(graph, cp).resume(id);
