@@ -31,7 +31,13 @@ export interface BuildOptions {
   readonly nodeMiddleware?: (node: string) => readonly Middleware[];
 }
 
-/** The engine state spec for a fixture `state:` block (conformance-adapter §5.2; `schema_version`, pipeline-utilities §10.2). */
+/**
+ * The engine state spec for a fixture `state:` block (conformance-adapter §5.2; `schema_version`,
+ * pipeline-utilities §10.2). Fixture schemas are open (`extraFields: "allow"`): the fixture format
+ * declares no openness, and the corpus is written against open schemas — graph-engine 020 seeds an
+ * undeclared `target_node_name` and expects it in `pre_state`; pipeline-utilities 023 names an
+ * `item_field` its worker never declares. The engine's own default is closed.
+ */
 export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec {
   const fields: Record<string, Record<string, unknown>> = {};
   for (const [name, raw] of Object.entries((value.fields ?? {}) as Record<string, Record<string, unknown>>)) {
@@ -45,6 +51,7 @@ export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec
   const version = value.schema_version as string | undefined;
   return {
     fields: fields as unknown as StateSpec["fields"],
+    extraFields: "allow",
     ...(records ? { records } : {}),
     ...(version !== undefined ? { schemaVersion: version } : {}),
   };

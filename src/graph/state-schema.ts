@@ -55,8 +55,11 @@ export interface StateSchemaOptions {
   /** Schema name (diagnostics). */
   readonly name?: string;
   /**
-   * Undeclared fields in initial state / updates: `"allow"` (default; kept, merged last-write-wins,
-   * unvalidated) or `"forbid"` (a `state_validation_error`).
+   * Undeclared fields in initial state, node updates and resume payloads: `"forbid"` (default — a
+   * misspelled field name is refused before anything runs: `state_validation_error`, or
+   * `suspension_resume_payload_invalid` for a signal payload) or `"allow"` (an open schema: extras
+   * are kept in state, merged last-write-wins, unvalidated; a signal payload's extras are dropped,
+   * suspension §6). The literal also types the schema: an open schema's state admits any key.
    */
   readonly extraFields?: "allow" | "forbid";
   /** User-controlled schema version (read by checkpointing, pipeline-utilities §10.2). */
@@ -91,6 +94,30 @@ export interface StateSpec extends StateSchemaOptions {
 }
 
 const EMPTY_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
+
+/** Levenshtein distance, for the "did you mean" hint on an undeclared field name. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The issue message for undeclared field `name`, naming the closest declared field when one is near. */
+function undeclaredMessage(name: string, declared: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
+  for (const d of declared) {
+    const dist = editDistance(name.toLowerCase(), d.toLowerCase());
+    if (dist <= bestDistance && (best === undefined || dist < bestDistance)) [best, bestDistance] = [d, dist];
+  }
+  return best === undefined ? "is not a declared field" : `is not a declared field (did you mean "${best}"?)`;
+}
 
 function fieldFromConfig(name: string, c: FieldConfig): FieldDefinition {
   const def: FieldDefinition = {
@@ -185,7 +212,7 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
     this.fields = fields;
     this.fieldNames = Object.freeze([...fields.keys()]);
     this.records = records;
-    this.extraFields = options.extraFields ?? "allow";
+    this.extraFields = options.extraFields ?? "forbid";
     this.schemaVersion = options.schemaVersion;
 
     const referenced = new Set<string>();
@@ -228,7 +255,9 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
     if (typeof state !== "object" || state === null || Array.isArray(state)) {
       return [{ field: "(state)", path: "", message: "state must be a mapping" }];
     }
-    return this.#full(state);
+    const issues = this.#full(state);
+    if (issues.length === 0 || this.extraFields === "allow") return issues;
+    return issues.map((i) => (i.path === `/${i.field}` && !this.fields.has(i.field) ? { ...i, message: undeclaredMessage(i.field, this.fieldNames) } : i));
   }
 
   /**
@@ -240,12 +269,11 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
     if (v === undefined) {
       const f = this.fields.get(name);
       if (!f) {
-        v = this.extraFields === "forbid"
-          ? () => [{ field: name, path: `/${name}`, message: "is not a declared field" }]
-          : null;
-      } else if (f.type.kind === "any") {
-        v = null;
-      } else {
+        // Not cached: undeclared names are unbounded.
+        return this.extraFields === "forbid" ? [{ field: name, path: `/${name}`, message: undeclaredMessage(name, this.fieldNames) }] : EMPTY_ISSUES;
+      }
+      if (f.type.kind === "any") v = null;
+      else {
         const s = typeNodeToJsonSchema(f.type);
         v = compileValidator(this.records.size ? { ...s, $defs: this.#defs } : s, name);
       }
@@ -294,6 +322,13 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
   }
 }
 
+/**
+ * What an open schema (`extraFields: "allow"`) adds to its state and update types: any other key.
+ * A closed schema (the default) adds nothing, so TypeScript refuses an unknown key in an initial
+ * state or signal payload literal — the runtime refuses it too.
+ */
+export type OpenIf<O> = O extends { readonly extraFields: "allow" } ? StateRecord : unknown;
+
 /** State type of a schema. */
 export type StateOf<X> = X extends StateSchema<infer S, infer _U> ? S : never;
 /** Partial-update type of a schema. */
@@ -327,10 +362,10 @@ function recordFromType(r: RecordType<unknown>): RecordDefinition {
  * const State = defineState({ count: field.int().default(0), log: field.list(field.string()).default([]).reducer(append) });
  * ```
  */
-export function defineState<F extends Record<string, AnyFieldBuilder>>(
+export function defineState<F extends Record<string, AnyFieldBuilder>, const O extends StateSchemaOptions = {}>(
   fields: F,
-  options: StateSchemaOptions = {},
-): StateSchema<ValuesOf<F> & StateRecord, UpdatesOf<F>> {
+  options: O = {} as O,
+): StateSchema<ValuesOf<F> & OpenIf<O>, UpdatesOf<F> & OpenIf<O>> {
   const defs = new Map<string, FieldDefinition>();
   for (const [name, b] of Object.entries(fields)) {
     if (!(b instanceof FieldBuilder)) {
@@ -342,7 +377,7 @@ export function defineState<F extends Record<string, AnyFieldBuilder>>(
   collectRecordTypes(Object.values(fields).map((f) => f.config), recordTypes);
   const records = new Map<string, RecordDefinition>();
   for (const r of recordTypes.values()) records.set(r.name, recordFromType(r));
-  return new StateSchema(defs, records, options);
+  return new StateSchema(defs, records, options) as StateSchema<ValuesOf<F> & OpenIf<O>, UpdatesOf<F> & OpenIf<O>>;
 }
 
 /**

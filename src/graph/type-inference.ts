@@ -62,12 +62,15 @@ type FieldUpdate<F, R> = F extends { readonly reducer: "concat_flatten" }
 
 type SpecRecords<Spec> = Spec extends { readonly records: infer R extends RecordsSpec } ? R : object;
 
+/** Any other key, for an open spec (`extraFields: "allow"`); nothing for a closed one (the default). */
+type SpecExtras<Spec> = Spec extends { readonly extraFields: "allow" } ? StateRecord : unknown;
+
 /** State type of a document-form spec. */
 export type StateFromSpec<Spec> = Spec extends { readonly fields: infer F }
-  ? { -readonly [K in keyof F]: FieldValue<F[K], SpecRecords<Spec>> } & StateRecord
+  ? { -readonly [K in keyof F]: FieldValue<F[K], SpecRecords<Spec>> } & SpecExtras<Spec>
   : StateRecord;
 
 /** Partial-update type of a document-form spec. */
 export type UpdateFromSpec<Spec> = Spec extends { readonly fields: infer F }
-  ? { -readonly [K in keyof F]?: FieldUpdate<F[K], SpecRecords<Spec>> } & StateRecord
+  ? { -readonly [K in keyof F]?: FieldUpdate<F[K], SpecRecords<Spec>> } & SpecExtras<Spec>
   : StateRecord;

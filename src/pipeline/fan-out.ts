@@ -208,10 +208,10 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
         invalid(ctx, "itemField is required in itemsField mode");
         bad();
       } else if (sub.extraFields === "forbid" && !requireDeclared(ctx, sub, "subgraph", o.itemField, "itemField")) {
-        // §9 says item_field names a field of the subgraph state. A schema that admits undeclared
-        // fields (the default, `extraFields: "allow"`) admits any name as such a field — which is
-        // what the §9 conformance fixtures rely on (023 seeds an `item_field` its worker never
-        // declares). A closed schema is checked strictly.
+        // §9 says item_field names a field of the subgraph state. An open schema
+        // (`extraFields: "allow"`) admits any name as such a field — which is what the §9
+        // conformance fixtures rely on (023 seeds an `item_field` its worker never declares). A
+        // closed schema (the default) is checked strictly.
         bad();
       }
     } else {

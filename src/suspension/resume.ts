@@ -3,9 +3,11 @@
  * where the resumed run starts.
  *
  * **Merge (§6).** Shallow field overlay onto the invocation (outermost) state: each declared field
- * the payload names is replaced by the payload's value — reducers are not consulted. Undeclared
- * payload fields are dropped (a schema with `extraFields: "forbid"` rejects them instead). The
- * merged state must validate against the state schema, else `suspension_resume_payload_invalid`.
+ * the payload names is replaced by the payload's value — reducers are not consulted. An undeclared
+ * payload field is `suspension_resume_payload_invalid` (an open schema, `extraFields: "allow"`,
+ * drops it instead), checked with the field types before the record is even loaded
+ * ({@link checkSignalPayload}). The merged state must validate against the state schema, else
+ * `suspension_resume_payload_invalid`.
  * The payload reaches nested graphs only as their parents project it (a subgraph resumes with its
  * own saved state).
  *
@@ -31,6 +33,25 @@ function isMapping(v: unknown): v is Record<string, unknown> {
 }
 
 /**
+ * §6 checks that need no paused record: the payload is a mapping, every name it carries is a
+ * declared field (unless the schema is open, `extraFields: "allow"`), and every declared field's
+ * value has its type. The resume path runs this first — before the record is loaded or claimed — so
+ * a misspelled or mistyped payload leaves the paused record untouched and resumable. Throws
+ * `suspension_resume_payload_invalid`.
+ */
+export function checkSignalPayload(schema: StateSchema<StateRecord, unknown>, payload: unknown, invocationId: string): void {
+  if (!isMapping(payload)) {
+    throw new SuspensionResumePayloadInvalidError(invocationId, [{ field: "(signal payload)", path: "", message: "the signal payload must be a mapping" }]);
+  }
+  const issues: ValidationIssue[] = [];
+  for (const key of Object.keys(payload)) {
+    const value = payload[key];
+    if (value !== undefined) issues.push(...schema.validateField(key, value)); // an open schema's extras pass: dropped below
+  }
+  if (issues.length > 0) throw new SuspensionResumePayloadInvalidError(invocationId, issues);
+}
+
+/**
  * §6: overlay `payload` onto `state` (no reducers), validated against `schema`. Throws
  * `suspension_resume_payload_invalid`.
  */
@@ -40,21 +61,11 @@ export function mergeSignalPayload(
   payload: unknown,
   invocationId: string,
 ): State {
-  if (!isMapping(payload)) {
-    throw new SuspensionResumePayloadInvalidError(invocationId, [{ field: "(signal payload)", path: "", message: "the signal payload must be a mapping" }]);
-  }
+  checkSignalPayload(schema, payload, invocationId);
   const merged: Record<string, unknown> = { ...state };
-  const issues: ValidationIssue[] = [];
-  for (const key of Object.keys(payload)) {
-    const value = payload[key];
-    if (value === undefined) continue;
-    if (!schema.fields.has(key)) {
-      if (schema.extraFields === "forbid") issues.push({ field: key, path: `/${key}`, message: "is not a declared state field" });
-      continue; // §6 Extra fields: dropped
-    }
-    merged[key] = value;
+  for (const [key, value] of Object.entries(payload as Record<string, unknown>)) {
+    if (value !== undefined && schema.fields.has(key)) merged[key] = value; // §6 Extra fields (open schema): dropped
   }
-  if (issues.length > 0) throw new SuspensionResumePayloadInvalidError(invocationId, issues);
   try {
     return schema.create(merged, "signal payload merge");
   } catch (e) {

@@ -43,13 +43,14 @@ import {
   type InvokeOptions,
   type NodeEvent,
   type StateRecord,
+  type StateSchema,
   type SuspendedInvocation,
 } from "../graph/index.ts";
 import { SessionBoundGraph, type SessionInvocationInfo, type SessionInvokeOptions } from "../sessions/lifecycle.ts";
 import { annotateDescriptor, isSignalDescriptor, normalizeDescriptor, type SignalDescriptor } from "./descriptor.ts";
 import { SuspensionPersistenceFailedError, SuspensionRecordInvalidError } from "./errors.ts";
 import type { PausedInvocationRecord } from "./record.ts";
-import { planPauseResume } from "./resume.ts";
+import { checkSignalPayload, planPauseResume } from "./resume.ts";
 import { scopeStorage, SuspensionScope } from "./scope.ts";
 import { SuspensionSignal } from "./signal.ts";
 import { PausedInvocationStore } from "./store.ts";
@@ -97,11 +98,15 @@ export interface SuspensionOptions {
 }
 
 /** Per-call options: the target's, minus the engine's resume internals, plus §7 resume. */
-export type SuspendInvokeOptions<O extends InvokeOptions = InvokeOptions> = Omit<O, "startAt" | "startStep"> & {
+export type SuspendInvokeOptions<O extends InvokeOptions = InvokeOptions, S extends StateRecord = StateRecord> = Omit<O, "startAt" | "startStep"> & {
   /** §7 `resume_invocation`: resume this suspended invocation (`initial` is ignored). */
   readonly resumeInvocation?: string;
-  /** §7 `signal_payload`: merged into the paused state (§6). Default `{}`. */
-  readonly signalPayload?: Readonly<Record<string, unknown>>;
+  /**
+   * §7 `signal_payload`: merged into the paused state (§6). Default `{}`. Typed from the state: a
+   * field the (closed) schema does not declare is a type error, and at run time
+   * `suspension_resume_payload_invalid` before the paused record is touched.
+   */
+  readonly signalPayload?: Readonly<Partial<S>>;
 };
 
 function combineHooks(first: InvocationHooks, second: InvocationHooks | undefined): InvocationHooks {
@@ -158,9 +163,9 @@ export class SuspendableGraph<S extends StateRecord = StateRecord, O extends Inv
    * completed or suspended outcome; rejects with the engine's §4 errors, the target's, or a
    * suspension §9 error.
    */
-  async invoke(initial: Readonly<Partial<S>> = {} as Readonly<Partial<S>>, options: SuspendInvokeOptions<O> = {} as SuspendInvokeOptions<O>): Promise<SuspendableResult<S, X>> {
-    const { resumeInvocation, signalPayload, ...rest } = options as SuspendInvokeOptions<O> & Record<string, unknown>;
-    if (resumeInvocation !== undefined) return this.resume(resumeInvocation as string, signalPayload ?? {}, rest as unknown as SuspendInvokeOptions<O>);
+  async invoke(initial: Readonly<Partial<S>> = {} as Readonly<Partial<S>>, options: SuspendInvokeOptions<O, S> = {} as SuspendInvokeOptions<O, S>): Promise<SuspendableResult<S, X>> {
+    const { resumeInvocation, signalPayload, ...rest } = options as SuspendInvokeOptions<O, S> & Record<string, unknown>;
+    if (resumeInvocation !== undefined) return this.resume(resumeInvocation as string, (signalPayload ?? {}) as Readonly<Partial<S>>, rest as unknown as SuspendInvokeOptions<O, S>);
     if (signalPayload !== undefined) throw new TypeError("signalPayload is only meaningful with resumeInvocation");
     const engine = rest as unknown as O;
     const invocationId = engine.invocationId ?? randomUUID();
@@ -174,12 +179,14 @@ export class SuspendableGraph<S extends StateRecord = StateRecord, O extends Inv
    */
   async resume(
     invocationId: string,
-    signalPayload: Readonly<Record<string, unknown>> = {},
-    options: SuspendInvokeOptions<O> = {} as SuspendInvokeOptions<O>,
+    signalPayload: Readonly<Partial<S>> = {} as Readonly<Partial<S>>,
+    options: SuspendInvokeOptions<O, S> = {} as SuspendInvokeOptions<O, S>,
   ): Promise<SuspendableResult<S, X>> {
     if (typeof invocationId !== "string" || invocationId.length === 0) throw new TypeError("resume: invocationId must be a non-empty string");
+    // First: a refused payload must leave the paused record untouched (not loaded, not claimed).
+    checkSignalPayload(this.graph.schema as unknown as StateSchema<StateRecord, unknown>, signalPayload, invocationId);
     const record = await this.store.loadForResume(invocationId);
-    const { resumeInvocation: _r, signalPayload: _p, invocationId: _i, correlationId: _c, ...rest } = options as SuspendInvokeOptions<O> &
+    const { resumeInvocation: _r, signalPayload: _p, invocationId: _i, correlationId: _c, ...rest } = options as SuspendInvokeOptions<O, S> &
       Record<string, unknown>;
     const engine: Record<string, unknown> = { ...rest, invocationId: record.invocationId, correlationId: record.correlationId };
     if (record.sessionId !== undefined) {

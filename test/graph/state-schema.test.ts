@@ -99,15 +99,35 @@ describe("graph/state-schema: validation", () => {
     expect(merge.executionOrder).to.deep.equal(["a", "b"]);
   });
 
-  it("allows undeclared fields by default and rejects them with extraFields: forbid", async () => {
-    const open = stateSchema({ fields: { v: { type: "int", default: 0 } } });
+  it("refuses an undeclared field by default — in the initial state before any node runs, and in a node update", async () => {
+    let ran = 0;
+    const typed = defineState({ approved: field.bool().default(false) });
+    const g = new GraphBuilder(typed).addNode("a", async () => void ran++).addEdge("a", END).setEntry("a").compile();
+    // @ts-expect-error "aproved" is not a field of the (closed) state
+    const entry = await runtimeErrorOf(g.invoke({ aproved: true }));
+    expect(entry).to.be.instanceOf(StateValidationError);
+    expect(entry.category).to.equal("state_validation_error");
+    expect((entry as StateValidationError).fields).to.deep.equal(["aproved"]);
+    expect(entry.message).to.contain("aproved").and.contain("is not a declared field");
+    expect([ran, entry.executionOrder]).to.deep.equal([0, []]);
+
+    const doc = stateSchema({ fields: { v: { type: "int", default: 0 } } });
+    expect(doc.extraFields).to.equal("forbid");
+    expect(() => doc.create({ extra: 1 })).to.throw(StateValidationError, /extra/);
+    // @ts-expect-error a closed schema's update type has no "nope"
+    const w = new GraphBuilder(doc).addNode("a", async () => ({ nope: 1 })).addEdge("a", END).setEntry("a").compile();
+    const merge = await runtimeErrorOf(w.invoke());
+    expect(merge.category).to.equal("state_validation_error");
+    expect((merge as StateValidationError).fields).to.deep.equal(["nope"]);
+    expect(merge.nodeName).to.equal("a");
+  });
+
+  it("keeps undeclared fields when the schema opts in with extraFields: allow (both forms, typed open)", async () => {
+    const open = stateSchema({ fields: { v: { type: "int", default: 0 } }, extraFields: "allow" });
     expect(open.create({ extra: "kept" })).to.deep.equal({ v: 0, extra: "kept" });
-    const closed = stateSchema({ fields: { v: { type: "int", default: 0 } }, extraFields: "forbid" });
-    expect(() => closed.create({ extra: 1 })).to.throw(StateValidationError);
-    const g = new GraphBuilder(closed).addNode("a", async () => ({ nope: 1 })).addEdge("a", END).setEntry("a").compile();
-    const err = await runtimeErrorOf(g.invoke());
-    expect(err.category).to.equal("state_validation_error");
-    expect((err as StateValidationError).fields).to.deep.equal(["nope"]);
+    const typed = defineState({ v: field.int().default(0) }, { extraFields: "allow" });
+    const g = new GraphBuilder(typed).addNode("a", async (s) => ({ seen: s["extra"] })).addEdge("a", END).setEntry("a").compile();
+    expect((await g.invoke({ extra: 1 })).state).to.deep.equal({ v: 0, extra: 1, seen: 1 });
   });
 
   it("rejects unknown record names and defaults that do not match their type", () => {

@@ -69,4 +69,24 @@ describe("graph/types: inferred state types", () => {
     expect(anyKey).to.equal(undefined);
     void bad;
   });
+
+  it("a closed schema's initial state and updates reject an unknown key; an open one admits any key", async () => {
+    const Closed = defineState({ approved: field.bool().default(false) });
+    const DocClosed = stateSchema({ fields: { approved: { type: "bool", default: false } } });
+    const Open = defineState({ approved: field.bool().default(false) }, { extraFields: "allow" });
+    const DocOpen = stateSchema({ fields: { approved: { type: "bool", default: false } }, extraFields: "allow" });
+    // @ts-expect-error "aproved" is not a field of the closed (builder-form) state
+    const a: UpdateOf<typeof Closed> = { aproved: true };
+    // @ts-expect-error "aproved" is not a field of the closed (document-form) state
+    const b: Partial<StateOf<typeof DocClosed>> = { aproved: true };
+    const c: UpdateOf<typeof Open> = { aproved: true };
+    const d: Partial<StateOf<typeof DocOpen>> = { aproved: true };
+    const closed = new GraphBuilder(Closed).addNode("n", async () => ({})).addEdge("n", END).setEntry("n").compile();
+    const open = new GraphBuilder(Open).addNode("n", async () => ({})).addEdge("n", END).setEntry("n").compile();
+    // @ts-expect-error invoke's initial state is typed from the closed schema
+    const refused = closed.invoke({ aproved: true }).then(() => "ran", () => "refused");
+    expect(await refused).to.equal("refused");
+    expect((await open.invoke({ aproved: true })).state).to.deep.equal({ approved: false, aproved: true });
+    void a, void b, void c, void d;
+  });
 });

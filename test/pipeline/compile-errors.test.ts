@@ -163,7 +163,16 @@ describe("pipeline/compile errors: parallel branches (§11.9)", () => {
 });
 
 describe("pipeline/compile errors: item_field on an open subgraph schema", () => {
-  it("an open schema (the default) admits any item_field name as a field of the instance state", () => {
-    expect(() => chain(P, [["f", loose({ ...base, itemField: "anything" })]])).to.not.throw();
+  it("an open schema (extraFields: allow) admits any item_field name as a field of the instance state", () => {
+    const openWorker = new GraphBuilder(stateSchema({ fields: { result: { type: "int", default: 0 } }, extraFields: "allow" }))
+      .addNode("w", async () => ({ result: 1 }))
+      .addEdge("w", END)
+      .setEntry("w")
+      .compile({ name: "open" });
+    expect(() => chain(P, [["f", loose({ ...base, subgraph: openWorker, itemField: "anything" })]])).to.not.throw();
+  });
+
+  it("the default (closed) schema refuses an undeclared item_field at compile time", () => {
+    expect(compileErrorOf(() => chain(P, [["f", loose({ ...base, itemField: "anything" })]])).category).to.equal("mapping_references_undeclared_field");
   });
 });

@@ -26,7 +26,7 @@ describe("sessions/types", () => {
     const loaded = r.loadedSessionState;
     assertType<Equal<typeof loaded, Readonly<Partial<{ history: readonly string[]; turn_count: number }>> | null>>();
     const full = withSessions(graph, { store, projection: "full" });
-    const f = await full.invoke({}, { sessionId: "t" });
+    const f = await full.invoke({}, { sessionId: "t-full" });
     type FullSS = SessionStateOf<{ a: number }, "full">;
     assertType<Equal<FullSS, { a: number }>>();
     const turns: number = f.state.turns;

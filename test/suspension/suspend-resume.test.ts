@@ -10,6 +10,7 @@ import {
   suspend,
   withSuspension,
 } from "../../src/suspension/index.ts";
+import { backends } from "../checkpoint/helpers.ts";
 import { approvalGraph, categoryOf, phases, recorder, rejection } from "./helpers.ts";
 
 describe("suspension §3 / §5 / §7: suspend and resume", () => {
@@ -154,16 +155,19 @@ describe("suspension §6: signal payload merge", () => {
     expect(r.state).to.deep.equal({ audit_log: ["entry_b"], scalar: "overwritten", count: 0 });
   });
 
-  it("drops undeclared payload fields", async () => {
-    const runner = withSuspension(graph);
+  it("drops undeclared payload fields of an open schema (extraFields: allow)", async () => {
+    const Open = stateSchema({ fields: { count: { type: "int", default: 0 } }, extraFields: "allow" });
+    const g = new GraphBuilder(Open).addNode("a", async () => suspend({ signalId: "o" })).addEdge("a", END).setEntry("a").compile();
+    const runner = withSuspension(g);
     const s = await runner.invoke({});
     const r = await runner.resume(s.invocationId, { count: 3, not_a_field: true });
-    expect(r.state).to.deep.equal({ audit_log: ["entry_a"], scalar: "initial", count: 3 });
+    expect(r.state).to.deep.equal({ count: 3 });
   });
 
   it("an invalid merged state is suspension_resume_payload_invalid, and the record stays resumable", async () => {
     const runner = withSuspension(graph);
     const s = await runner.invoke({});
+    // @ts-expect-error count is an int
     const e = await rejection(runner.resume(s.invocationId, { count: "not_an_int" }));
     expect(e).to.be.instanceOf(SuspensionResumePayloadInvalidError);
     expect(e.category).to.equal("suspension_resume_payload_invalid");
@@ -173,14 +177,30 @@ describe("suspension §6: signal payload merge", () => {
     expect(r.state.count).to.equal(4);
   });
 
-  it("a closed schema rejects undeclared payload fields", async () => {
-    const Closed = stateSchema({ fields: { x: { type: "int", default: 0 } }, extraFields: "forbid" });
-    const g = new GraphBuilder(Closed).addNode("a", async () => suspend({ signalId: "c" })).addEdge("a", END).setEntry("a").compile();
-    const runner = withSuspension(g);
-    const s = await runner.invoke({});
-    const e = await rejection(runner.resume(s.invocationId, { y: 1 }));
-    expect(e.category).to.equal("suspension_resume_payload_invalid");
-  });
+  for (const backend of backends()) {
+    it(`a misspelled payload field is refused before the paused record is read, which stays resumable (${backend.name})`, async () => {
+      try {
+        const runner = withSuspension(approvalGraph(), { checkpointer: backend.make() });
+        const s = await runner.invoke({});
+        const before = await runner.load(s.invocationId);
+        // @ts-expect-error "aproved" is not a state field (the schema is closed)
+        const typo = await rejection(runner.invoke({}, { resumeInvocation: s.invocationId, signalPayload: { aproved: true } }));
+        expect(typo).to.be.instanceOf(SuspensionResumePayloadInvalidError);
+        expect(typo.category).to.equal("suspension_resume_payload_invalid");
+        expect((typo as unknown as SuspensionResumePayloadInvalidError).fields).to.deep.equal(["aproved"]);
+        expect(typo.message).to.contain('did you mean "approved"');
+        // The payload is checked before any record is read: an unknown id reports the payload, not "missing".
+        const first = await rejection(runner.resume("00000000-0000-4000-8000-000000000000", { aproved: true } as Record<string, unknown>));
+        expect(first.category).to.equal("suspension_resume_payload_invalid");
+        expect(await runner.load(s.invocationId)).to.deep.equal(before);
+        const done = await runner.invoke({}, { resumeInvocation: s.invocationId, signalPayload: { approved: true } });
+        expect(done.outcome).to.equal("completed");
+        expect(done.state).to.deep.equal({ approved: true, completed: true, log: ["next"] });
+      } finally {
+        backend.cleanup();
+      }
+    });
+  }
 });
 
 describe("suspension §7 / §9: suspension_record_invalid", () => {
