@@ -16,12 +16,23 @@ type State = Readonly<StateRecord>;
 function describeValue(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") {
+    const name = (Object.getPrototypeOf(v) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+    return typeof name === "string" && name !== "" ? `a ${name}` : "a non-plain object";
+  }
   return typeof v;
+}
+
+/** A plain object (`{...}` or `Object.create(null)`): the only update shape whose own keys are its fields. */
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 /**
  * @internal Merge `update` (what node `nodeName` returned) into `prior`. Returns `prior` itself when
- * nothing was written. Throws — unowned — `node_exception` for a non-mapping update, `reducer_error`
+ * nothing was written. Throws — unowned — `node_exception` for an update that is not a plain object
+ * (a list, a scalar, a `Map`, a class instance), `reducer_error`
  * when a reducer raises, `state_validation_error` when a merged field fails its type; `where` locates
  * the error (asked only on failure).
  */
@@ -33,9 +44,10 @@ export function mergeInto(
   where: Locator,
 ): State {
   if (update === undefined || update === null) return prior;
-  if (typeof update !== "object" || Array.isArray(update)) {
+  // A Map or class instance would read as an empty update (its entries are not own keys): refuse it.
+  if (typeof update !== "object" || Array.isArray(update) || !isPlainObject(update)) {
     throw new NodeException(
-      new TypeError(`node "${nodeName}" returned ${describeValue(update)}; a node must return a mapping of field updates`),
+      new TypeError(`node "${nodeName}" returned ${describeValue(update)}; a node must return a plain object of field updates`),
       where.locate(prior),
     );
   }

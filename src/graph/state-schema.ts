@@ -12,7 +12,7 @@
 import { compileError } from "./compile-errors.ts";
 import { StateValidationError, type ValidationIssue } from "./errors.ts";
 import { FieldBuilder, RecordType, type AnyFieldBuilder, type FieldConfig, type UpdatesOf, type ValuesOf } from "./fields.ts";
-import { deepFreeze } from "./freeze.ts";
+import { deepFreeze, frozenCopy } from "./freeze.ts";
 import { lastWriteWins, resolveReducer, type Reducer, type ReducerSpec } from "./reducers.ts";
 import type { StateRecord } from "./state-types.ts";
 import type { StateFromSpec, UpdateFromSpec } from "./type-inference.ts";
@@ -299,8 +299,9 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
   }
 
   /**
-   * Build a validated, frozen state from defaults plus `initial` (invoke / subgraph entry).
-   * Throws `StateValidationError` naming the offending fields.
+   * Build a validated, frozen state from defaults plus `initial` (invoke / subgraph entry). The
+   * caller's plain arrays / objects are copied (deep-frozen copies), never frozen in place; values
+   * that are already frozen are shared. Throws `StateValidationError` naming the offending fields.
    */
   create(initial?: Readonly<Record<string, unknown>>, boundary = "invoke entry"): Readonly<S> {
     if (initial !== undefined && (typeof initial !== "object" || initial === null || Array.isArray(initial))) {
@@ -312,7 +313,7 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
     if (initial) {
       for (const k of Object.keys(initial)) {
         const v = initial[k];
-        if (v !== undefined) out[k] = deepFreeze(v);
+        if (v !== undefined) out[k] = frozenCopy(v); // the caller's objects stay theirs (and mutable)
       }
     }
     const issues = this.validate(out);

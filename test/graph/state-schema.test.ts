@@ -157,6 +157,55 @@ describe("graph/state-schema: validation", () => {
     expect(r.state["log"]).to.deep.equal(["x"]);
     expect(Object.isFrozen(r.state)).to.equal(true);
   });
+
+  it("copies the caller's initial state at the boundary: the caller's objects stay theirs and mutable", async () => {
+    const Item = defineRecord("item", { id: field.int() });
+    const S = defineState({ items: field.list(Item).default([]), meta: field.dict().default({}) });
+    const seen: unknown[] = [];
+    const g = new GraphBuilder(S)
+      .addNode("a", async (s) => void seen.push(Object.isFrozen(s.items), Object.isFrozen(s.items[0]), Object.isFrozen(s.meta["tags"])))
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    const items = [{ id: 1 }];
+    const meta = { tags: ["a"] };
+    const r = await g.invoke({ items, meta });
+    expect([Object.isFrozen(items), Object.isFrozen(items[0]), Object.isFrozen(meta), Object.isFrozen(meta.tags)]).to.deep.equal([false, false, false, false]);
+    expect(seen).to.deep.equal([true, true, true]); // what the engine holds is frozen
+    items.push({ id: 2 });
+    items[0]!.id = 9;
+    meta.tags.push("b");
+    expect(r.state).to.deep.equal({ items: [{ id: 1 }], meta: { tags: ["a"] } }); // and independent of the caller's later edits
+    // an already-frozen value is shared, not copied
+    const frozen = Object.freeze([Object.freeze({ id: 3 })]);
+    expect((await g.invoke({ items: frozen })).state.items).to.equal(frozen);
+  });
+
+  it("refuses a Map or a class instance returned as a node update (node_exception), instead of reading it as empty", async () => {
+    class Update {
+      count = 1;
+    }
+    for (const [returned, named] of [
+      [new Map([["count", 1]]), "a Map"],
+      [new Update(), "a Update"],
+    ] as const) {
+      const g = new GraphBuilder(defineState({ count: field.int().default(0) }))
+        .addNode("a", async () => returned as never)
+        .addEdge("a", END)
+        .setEntry("a")
+        .compile();
+      const err = await runtimeErrorOf(g.invoke());
+      expect(err.category).to.equal("node_exception");
+      expect(err.nodeName).to.equal("a");
+      expect((err.cause as Error).message).to.contain(`returned ${named}`).and.contain("plain object");
+    }
+    const nullProto = new GraphBuilder(defineState({ count: field.int().default(0) }))
+      .addNode("a", async () => Object.assign(Object.create(null) as { count?: number }, { count: 2 }))
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile();
+    expect((await nullProto.invoke()).state.count).to.equal(2);
+  });
 });
 
 describe("graph/state-schema: typed form", () => {

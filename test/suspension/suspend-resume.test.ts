@@ -151,8 +151,10 @@ describe("suspension §6: signal payload merge", () => {
     const runner = withSuspension(graph);
     const s = await runner.invoke({});
     expect(s.state).to.deep.equal({ audit_log: ["entry_a"], scalar: "initial", count: 0 });
-    const r = await runner.resume(s.invocationId, { audit_log: ["entry_b"], scalar: "overwritten" });
+    const log = ["entry_b"];
+    const r = await runner.resume(s.invocationId, { audit_log: log, scalar: "overwritten" });
     expect(r.state).to.deep.equal({ audit_log: ["entry_b"], scalar: "overwritten", count: 0 });
+    expect(Object.isFrozen(log)).to.equal(false); // the caller's payload objects are copied, not frozen
   });
 
   it("drops undeclared payload fields of an open schema (extraFields: allow)", async () => {
