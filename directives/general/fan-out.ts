@@ -1,6 +1,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import { FixtureDirectiveUnknown } from "../../src/conformance/errors.ts";
-import { fanOut } from "../../src/pipeline/index.ts";
+import { fanOut, type InstanceFailure } from "../../src/pipeline/index.ts";
+import { categoryOf } from "../../src/pipeline/errors.ts";
 import type { StateRecord } from "../../src/graph/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
@@ -26,6 +27,16 @@ interface FanOutValue {
   extra_outputs?: Record<string, string>;
   instance_middleware?: unknown[];
   [other: string]: unknown;
+}
+
+/**
+ * The error record the corpus expects in `errors_field`: `{fan_out_index: "1", category}` (fixture
+ * 019, in a `list<dict<string,string>>` field — the reference implementation's shape). §9.5 leaves
+ * the record to the implementation; the engine's default is `{fan_out_index: 1, category, message}`,
+ * so the adapter configures the engine's real `errorRecord` option to write the corpus shape.
+ */
+function corpusErrorRecord(f: InstanceFailure): { fan_out_index: string; category: string } {
+  return { fan_out_index: String(f.fanOutIndex), category: categoryOf(f.error) };
 }
 
 /** Keys §5.4 and the pipeline-utilities note define that this adapter does not drive yet. */
@@ -84,7 +95,7 @@ export class FanOut {
       targetField: v.target_field,
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(v.error_policy ? { errorPolicy: v.error_policy } : {}),
-      ...(v.errors_field ? { errorsField: v.errors_field } : {}),
+      ...(v.errors_field ? { errorsField: v.errors_field, errorRecord: corpusErrorRecord } : {}),
       ...(v.on_empty ? { onEmpty: v.on_empty } : {}),
       ...(v.count_field ? { countField: v.count_field } : {}),
       ...(v.inputs ? { inputs: v.inputs } : {}),

@@ -31,14 +31,16 @@ export interface BranchFailure {
 }
 
 /**
- * The default fan-out error record: `{ fan_out_index, category }`, both strings, so it fits a
- * `list<dict<string,string>>` errors field — the shape the §9.5 conformance fixtures use (§9.5 leaves
- * the record to the implementation; pass `errorRecord` for more, e.g. the message). `category` is
- * the surface category of the instance's error (`node_exception` for a failing inner node).
+ * The default fan-out error record: `{ fan_out_index, category, message }` — the instance's index
+ * (a number), the surface category of its error (`node_exception` for a failing inner node) and the
+ * error's message, like the branch record. §9.5 leaves the record to the implementation; the errors
+ * field must admit it (`list<dict>`, `list<any>`, or a record with an int `fan_out_index` and string
+ * `category` / `message`). Pass `errorRecord` for another shape.
  */
 export interface FanOutErrorRecord {
-  readonly fan_out_index: string;
+  readonly fan_out_index: number;
   readonly category: string;
+  readonly message: string;
 }
 
 /** The default branch error record: `{ branch_name, category, message }` (§11.1 SHOULD). */
@@ -50,7 +52,7 @@ export interface BranchErrorRecord {
 
 /** Build the default {@link FanOutErrorRecord}. */
 export function fanOutErrorRecord(f: InstanceFailure): FanOutErrorRecord {
-  return { fan_out_index: String(f.fanOutIndex), category: categoryOf(f.error) };
+  return { fan_out_index: f.fanOutIndex, category: categoryOf(f.error), message: messageOf(f.error) };
 }
 
 /** Build the default {@link BranchErrorRecord}. */

@@ -89,7 +89,7 @@ export interface FanOutCommonOptions<P extends StateRecord, C extends StateRecor
   readonly errorPolicy?: ErrorPolicy;
   /** `collect` only: parent list field (extending reducer) receiving one record per failed instance. */
   readonly errorsField?: FieldOf<NoInfer<P>>;
-  /** Build the record written to `errorsField` (default {@link fanOutErrorRecord}). */
+  /** Build the record written to `errorsField` (default {@link fanOutErrorRecord}: `{ fan_out_index, category, message }`). */
   readonly errorRecord?: (failure: InstanceFailure) => unknown;
   /** §9.1: what a resolved count of zero does. Default `"raise"` (`fan_out_empty`). */
   readonly onEmpty?: OnEmpty;

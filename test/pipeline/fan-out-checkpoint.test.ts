@@ -137,6 +137,6 @@ describe("pipeline/fan-out: per-instance checkpoint resume (§10.7, §10.11)", (
     const g = fanGraph(scorer(new Set([20]), log), [10, 20, 30], { errorPolicy: "collect", errorsField: "errors" });
     const r = await g.invoke();
     expect(r.state["results"]).to.deep.equal([10, 30]);
-    expect((r.state["errors"] as StateRecord[]).map((x) => x["fan_out_index"])).to.deep.equal(["1"]);
+    expect((r.state["errors"] as StateRecord[]).map((x) => x["fan_out_index"])).to.deep.equal([1]);
   });
 });

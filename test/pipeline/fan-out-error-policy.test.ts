@@ -14,7 +14,7 @@ import { chain, recorder, runtimeErrorOf, single, sleep } from "./helpers.ts";
 const P = {
   items: { type: "list<int>", default: [0, 1, 2] },
   results: { type: "list<int>", reducer: "append", default: [] },
-  errors: { type: "list<dict<string,string>>", reducer: "append", default: [] },
+  errors: { type: "list<dict>", reducer: "append", default: [] },
   downstream_ran: { type: "bool", default: false },
 } as const;
 
@@ -158,7 +158,8 @@ describe("pipeline/fan-out: collect (§9.5)", () => {
     ]);
     const r = await g.invoke();
     expect(r.state["results"]).to.deep.equal([0, 2]);
-    expect(r.state["errors"]).to.deep.equal([{ fan_out_index: "1", category: "node_exception" }]);
+    // The default record: the index as a number, the category and the message — like a branch's record.
+    expect(r.state["errors"]).to.deep.equal([{ fan_out_index: 1, category: "node_exception", message: "instance 1 failed" }]);
     expect(r.state["downstream_ran"]).to.equal(true);
     expect(r.executionOrder).to.deep.equal(["process", "after"]);
   });
@@ -180,7 +181,7 @@ describe("pipeline/fan-out: collect (§9.5)", () => {
     ]);
     const r = await g.invoke();
     expect(r.state["results"]).to.deep.equal([]);
-    expect((r.state["errors"] as { fan_out_index: string }[]).map((e) => e.fan_out_index)).to.deep.equal(["0", "1", "2"]);
+    expect((r.state["errors"] as { fan_out_index: number }[]).map((e) => e.fan_out_index)).to.deep.equal([0, 1, 2]);
   });
 
   it("runs every instance to completion (no cancellation)", async () => {
