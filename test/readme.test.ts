@@ -9,6 +9,14 @@ const blocks = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts
 
 describe("README examples", () => {
   it("has at least one TypeScript example", () => expect(blocks.length).to.be.greaterThan(0));
+  it("the sessions section says sessions are last-write-wins by default and shows the optimistic mode (sessions §8)", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const start = readme.indexOf("### Sessions");
+    const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
+    expect(section).to.contain("last-write-wins by default");
+    expect(section).to.contain('concurrency: "optimistic"');
+    expect(section).to.contain("session_write_conflict");
+  });
   for (const [i, code] of blocks.entries()) {
     it(`example ${i + 1} runs`, async () => {
       const dir = join(root, ".oa-tmp");
