@@ -108,7 +108,10 @@ describe("graph/state-schema: validation", () => {
     expect(entry).to.be.instanceOf(StateValidationError);
     expect(entry.category).to.equal("state_validation_error");
     expect((entry as StateValidationError).fields).to.deep.equal(["aproved"]);
-    expect(entry.message).to.contain("aproved").and.contain("is not a declared field");
+    expect(entry.message).to.contain('/aproved is not a declared field (did you mean "approved"?)');
+    const hints = defineState({ turn: field.string().default(""), history: field.list(field.string()).default([]) });
+    expect(() => hints.create({ trun: "x" })).to.throw(/trun is not a declared field \(did you mean "turn"\?\)/);
+    expect(() => hints.create({ zzz: "x" })).to.throw(/zzz is not a declared field$/);
     expect([ran, entry.executionOrder]).to.deep.equal([0, []]);
 
     const doc = stateSchema({ fields: { v: { type: "int", default: 0 } } });
