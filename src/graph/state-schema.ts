@@ -170,14 +170,14 @@ function fieldFromSpec(name: string, spec: FieldSpec | string): FieldDefinition 
   return s.required === true ? { ...def, required: true } : def;
 }
 
-function recordJsonSchema(rec: RecordDefinition): JsonSchema {
+function recordJsonSchema(rec: RecordDefinition, closed: boolean): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const f of rec.fields.values()) {
     properties[f.name] = typeNodeToJsonSchema(f.type);
     if (f.required) required.push(f.name);
   }
-  return { type: "object", properties, ...(required.length ? { required } : {}) };
+  return { type: "object", properties, ...(required.length ? { required } : {}), ...(closed ? { additionalProperties: false } : {}) };
 }
 
 /**
@@ -226,7 +226,7 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
       }
     }
     this.#defs = {};
-    for (const r of records.values()) this.#defs[r.name] = recordJsonSchema(r);
+    for (const r of records.values()) this.#defs[r.name] = recordJsonSchema(r, this.extraFields === "forbid");
 
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];

@@ -23,7 +23,11 @@ const NO_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
 function topField(e: ErrorObject, fixedField: string | undefined): { field: string; path: string } {
   const path = e.instancePath;
-  if (fixedField !== undefined) return { field: fixedField, path: `/${fixedField}${path}` };
+  // A record's undeclared key: point at the key itself, not at the record holding it.
+  const inner = e.keyword === "additionalProperties" && (path !== "" || fixedField !== undefined)
+    ? `/${String((e.params as { additionalProperty?: unknown }).additionalProperty ?? "")}`
+    : "";
+  if (fixedField !== undefined) return { field: fixedField, path: `/${fixedField}${path}${inner}` };
   if (e.keyword === "required" && path === "") {
     const missing = String((e.params as { missingProperty?: unknown }).missingProperty ?? "");
     return { field: missing, path: `/${missing}` };
@@ -33,7 +37,7 @@ function topField(e: ErrorObject, fixedField: string | undefined): { field: stri
     return { field: extra, path: `/${extra}` };
   }
   const seg = path.split("/")[1] ?? "";
-  return { field: seg.replace(/~1/g, "/").replace(/~0/g, "~"), path };
+  return { field: seg.replace(/~1/g, "/").replace(/~0/g, "~"), path: path + inner };
 }
 
 function messageFor(e: ErrorObject): string {

@@ -125,6 +125,19 @@ describe("graph/state-schema: validation", () => {
     expect(merge.nodeName).to.equal("a");
   });
 
+  it("a closed schema's record types are closed too: an undeclared record key is refused, pointing at the key", async () => {
+    const Item = defineRecord("item", { id: field.int(), name: field.string().default("") });
+    const S = defineState({ items: field.list(Item).reducer(append).default([]) });
+    const g = new GraphBuilder(S).addNode("a", async () => ({ items: [{ id: 2, nmae: "y" }] as never })).addEdge("a", END).setEntry("a").compile();
+    // @ts-expect-error "nmae" is not a field of the record
+    const entry = await runtimeErrorOf(g.invoke({ items: [{ id: 1, nmae: "x" }] }));
+    expect([entry.category, (entry as StateValidationError).issues[0]!.path]).to.deep.equal(["state_validation_error", "/items/0/nmae"]);
+    const merge = await runtimeErrorOf(g.invoke({ items: [{ id: 1, name: "x" }] }));
+    expect([merge.category, merge.nodeName, (merge as StateValidationError).issues[0]!.path]).to.deep.equal(["state_validation_error", "a", "/items/1/nmae"]);
+    const open = stateSchema({ fields: { e: { type: "entry" } }, records: { entry: { fields: { code: "int" } } }, extraFields: "allow" });
+    expect(open.create({ e: { code: 1, note: "kept" } })).to.deep.equal({ e: { code: 1, note: "kept" } });
+  });
+
   it("keeps undeclared fields when the schema opts in with extraFields: allow (both forms, typed open)", async () => {
     const open = stateSchema({ fields: { v: { type: "int", default: 0 } }, extraFields: "allow" });
     expect(open.create({ extra: "kept" })).to.deep.equal({ v: 0, extra: "kept" });
