@@ -1,34 +1,136 @@
 /**
- * The package as a user installs it: plain `node` (no tsx, no source condition) imports the compiled
- * ESM in dist/ through the `exports` map and runs a graph, and a TypeScript consumer type-checks
- * against the shipped `.d.ts` files. `npm test` builds dist/ first (`npm run build`).
+ * The package as a user gets it: `npm pack` the project, install the tarball into a fresh empty
+ * folder, and run everything from there with plain `node` (no tsx, no source condition, no repo
+ * files): the `openarmature` CLI over the shipped `spec/`, the `openarmature/conformance` entry, the
+ * library entries (SQLite included), a strict consumer type-check (`skipLibCheck: false`) against
+ * the shipped `.d.ts`, and the README examples compiled by that consumer and run.
+ *
+ * One pack + install is shared by every case (the `before` hook). `npm test` builds dist/ first;
+ * packing skips `prepare` so it does not build twice. The install is offline-friendly
+ * (`--prefer-offline`: dependencies come from the npm cache) and skips install scripts: the only one
+ * that matters is better-sqlite3's native build (minutes of compiling, or a download), so the test
+ * gives the fresh install this machine's already-built addon of the same better-sqlite3 version.
  */
 import { expect } from "chai";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const require = createRequire(import.meta.url);
 
-describe("package: the compiled build a user imports", function () {
-  this.timeout(60_000);
+/** The public entries a user imports (package.json `exports`, minus `./internal` and `./package.json`). */
+const PUBLIC_ENTRIES = ["openarmature", "openarmature/graph", "openarmature/pipeline", "openarmature/middleware", "openarmature/checkpoint", "openarmature/sessions", "openarmature/suspension", "openarmature/conformance"];
+
+/** The environment of a user's shell: none of the npm script variables `npm test` sets, no loader flags. */
+function userEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k === "NODE_OPTIONS" || (k.startsWith("npm_") && !/^npm_config_(cache|userconfig|registry)$/.test(k))) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+function run(cmd: string, args: string[], cwd: string): string {
+  const r = spawnSync(cmd, args, { cwd, env: userEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`\`${cmd} ${args.join(" ")}\` in ${cwd} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** ```ts blocks of README.md, in order (the same blocks test/readme.test.ts runs from the sources). */
+function readmeExamples(): string[] {
+  return [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+}
+
+describe("package: the packed tarball installed into an empty folder", function () {
+  this.timeout(180_000);
+  let work = "";
+  let app = "";
+  let pkg = "";
 
   before(function () {
-    if (!existsSync(join(root, "dist", "index.js"))) {
+    if (!existsSync(join(root, "dist", "src", "index.js"))) {
       throw new Error("dist/ is missing: run `npm run build` (npm test and npm ci do it)");
     }
+    work = mkdtempSync(join(tmpdir(), "oa-package-"));
+    const packed = JSON.parse(run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", work], root)) as { filename: string }[];
+    const tarball = join(work, packed[0]!.filename);
+    app = join(work, "app");
+    mkdirSync(app);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
+    run(npm, ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", tarball], app);
+    pkg = join(app, "node_modules", "openarmature");
+    // better-sqlite3's install script, stood in for: its addon as built in this checkout (same version).
+    const ours = JSON.parse(readFileSync(require.resolve("better-sqlite3/package.json"), "utf8")) as { version: string };
+    const theirs = JSON.parse(readFileSync(join(app, "node_modules", "better-sqlite3", "package.json"), "utf8")) as { version: string };
+    if (ours.version !== theirs.version) throw new Error(`better-sqlite3 ${theirs.version} installed, ${ours.version} built here: update the lockfile`);
+    const release = join(app, "node_modules", "better-sqlite3", "build", "Release");
+    mkdirSync(release, { recursive: true });
+    copyFileSync(join(require.resolve("better-sqlite3/package.json"), "..", "build", "Release", "better_sqlite3.node"), join(release, "better_sqlite3.node"));
   });
 
-  it("plain node resolves every library entry to dist/ and runs a checkpointed fan-out", () => {
+  after(function () {
+    if (work !== "") rmSync(work, { recursive: true, force: true });
+  });
+
+  it("ships the compiled adapter, the project's spec/ and no sources; tsx and esbuild are not installed", () => {
+    expect(existsSync(join(pkg, "dist", "src", "cli", "main.js")), "compiled CLI").to.equal(true);
+    expect(existsSync(join(pkg, "dist", "directives", "general")), "compiled directive bundles").to.equal(true);
+    expect(existsSync(join(pkg, "dist", "harness")), "compiled harness").to.equal(true);
+    expect(readdirSync(join(pkg, "spec")).sort()).to.deep.equal(readdirSync(join(root, "spec")).sort());
+    for (const absent of ["src", "directives", "harness", "test", "bench", "tsconfig.json"]) expect(existsSync(join(pkg, absent)), absent).to.equal(false);
+    for (const dev of ["tsx", "esbuild", "@esbuild", "typescript"]) expect(existsSync(join(app, "node_modules", dev)), dev).to.equal(false);
+    // The compiled graph's runtime handle is @internal: stripped from the declarations a user sees.
+    expect(readFileSync(join(pkg, "dist", "src", "graph", "compiled-graph.d.ts"), "utf8")).to.not.match(/INTERNALS|GraphRuntime\b/);
+  });
+
+  it("the installed `openarmature conform` runs the shipped spec/ by default and passes it", () => {
+    const bin = join(app, "node_modules", ".bin", "openarmature");
+    expect(run(bin, ["--version"], app)).to.match(/^openarmature \d+\.\d+\.\d+ \(conformance-adapter /);
+    const report = join(work, "report.json");
+    const out = run(bin, ["conform", "--quiet", "--json", report], app);
+    expect(out).to.contain(join(pkg, "spec"));
+    const { results } = JSON.parse(readFileSync(report, "utf8")) as { results: { fixture: string; status: string }[] };
+    expect(results.length).to.be.greaterThan(5);
+    expect(results.filter((r) => r.status !== "passed")).to.deep.equal([]);
+    expect(new Set(results.map((r) => r.fixture.split("/")[0]))).to.deep.equal(new Set(readdirSync(join(root, "spec"))));
+  });
+
+  it("plain node imports openarmature/conformance and runs a shipped fixture through it", () => {
+    const script = `
+      import { loadConformance, discoverFixtures, prepareFixture, runCaseToResult } from "openarmature/conformance";
+      import { fileURLToPath } from "node:url";
+      const spec = fileURLToPath(new URL("./spec", import.meta.resolve("openarmature/package.json")));
+      const registry = await loadConformance();
+      const results = [];
+      for (const f of discoverFixtures([spec], { capabilities: ["graph-engine"] })) {
+        const p = prepareFixture(f);
+        if (p.error) throw p.error;
+        for (const c of p.cases) results.push(await runCaseToResult(c, registry));
+      }
+      console.log(JSON.stringify({ where: import.meta.resolve("openarmature/conformance"), statuses: results.map((r) => r.status) }));
+    `;
+    const out = run(process.execPath, ["--input-type=module", "-e", script], app);
+    const r = JSON.parse(out.trim().split("\n").pop()!) as { where: string; statuses: string[] };
+    expect(r.where).to.match(/\/node_modules\/openarmature\/dist\/src\/conformance\/index\.js$/);
+    expect(r.statuses.length).to.be.greaterThan(0);
+    expect(r.statuses.every((s) => s === "passed")).to.equal(true);
+  });
+
+  it("plain node imports every library entry and runs a fan-out checkpointed to SQLite", () => {
     const script = `
       import * as root from "openarmature";
       import { END, GraphBuilder, defineState, field, append } from "openarmature/graph";
       import { fanOut } from "openarmature/pipeline";
       import { retry } from "openarmature/middleware";
-      import { InMemoryCheckpointer, withCheckpointer } from "openarmature/checkpoint";
-      import { withSessions } from "openarmature/sessions";
+      import { SqliteCheckpointer, withCheckpointer } from "openarmature/checkpoint";
+      import { SqliteSessionStore, withSessions } from "openarmature/sessions";
       import { suspend } from "openarmature/suspension";
       const Item = defineState({ x: field.int().default(0), y: field.int().default(0) });
       const double = new GraphBuilder(Item).addNode("d", async (s) => ({ y: s.x * 2 })).addEdge("d", END).setEntry("d").compile();
@@ -36,39 +138,53 @@ describe("package: the compiled build a user imports", function () {
       const g = new GraphBuilder(State)
         .addNode("map", fanOut({ subgraph: double, itemsField: "xs", itemField: "x", collectField: "y", targetField: "ys", concurrency: 2 }), { middleware: [retry({ maxAttempts: 2 })] })
         .addEdge("map", END).setEntry("map").compile();
-      const r = await withCheckpointer(g, new InMemoryCheckpointer()).invoke({});
-      const where = import.meta.resolve("openarmature/graph");
-      console.log(JSON.stringify({ ys: r.state.ys, where, fns: [typeof root.GraphBuilder, typeof withSessions, typeof suspend] }));
+      const cp = new SqliteCheckpointer(":memory:");
+      const r = await withCheckpointer(g, cp).invoke({});
+      const saved = await cp.load(r.invocationId);
+      new SqliteSessionStore(":memory:").close();
+      console.log(JSON.stringify({ ys: r.state.ys, saved: saved !== undefined, where: import.meta.resolve("openarmature/graph"), fns: [typeof root.GraphBuilder, typeof withSessions, typeof suspend] }));
     `;
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, env: { ...process.env, NODE_OPTIONS: "" }, encoding: "utf8" });
-    const r = JSON.parse(out.trim().split("\n").pop()!) as { ys: number[]; where: string; fns: string[] };
+    const out = run(process.execPath, ["--input-type=module", "-e", script], app);
+    const r = JSON.parse(out.trim().split("\n").pop()!) as { ys: number[]; saved: boolean; where: string; fns: string[] };
     expect(r.ys).to.deep.equal([2, 4, 6]);
-    expect(r.where).to.match(/\/dist\/graph\/index\.js$/);
+    expect(r.saved).to.equal(true);
+    expect(r.where).to.match(/\/node_modules\/openarmature\/dist\/src\/graph\/index\.js$/);
     expect(r.fns).to.deep.equal(["function", "function", "function"]);
   });
 
-  it("a TypeScript consumer type-checks against the shipped declarations", () => {
-    const dir = join(root, ".oa-tmp", "consumer");
-    mkdirSync(dir, { recursive: true });
+  it("a strict consumer (skipLibCheck: false) type-checks against the shipped .d.ts, README examples included, and the examples run", () => {
+    const src = join(app, "src");
+    mkdirSync(src);
     writeFileSync(
-      join(dir, "index.ts"),
-      `import { END, GraphBuilder, defineState, field, type CompiledGraph } from "openarmature/graph";
+      join(src, "consumer.ts"),
+      `${PUBLIC_ENTRIES.map((e, i) => `import * as e${i} from "${e}";`).join("\n")}
+import { END, GraphBuilder, defineState, field, type CompiledGraph, type StateOf } from "openarmature/graph";
+import { SqliteCheckpointer } from "openarmature/checkpoint";
+import { SqliteSessionStore } from "openarmature/sessions";
 const State = defineState({ n: field.int().default(0) });
-const g: CompiledGraph<{ n: number }> = new GraphBuilder(State).addNode("a", async (s) => ({ n: s.n + 1 })).addEdge("a", END).setEntry("a").compile();
+const g: CompiledGraph<StateOf<typeof State>> = new GraphBuilder(State).addNode("a", async (s) => ({ n: s.n + 1 })).addEdge("a", END).setEntry("a").compile();
 // @ts-expect-error — the update must match the state's types
 new GraphBuilder(State).addNode("b", async () => ({ n: "one" }));
 export const result = g.invoke({ n: 1 });
+export const stores = [new SqliteCheckpointer(":memory:").database, new SqliteSessionStore(":memory:").database];
+export const entries = [${PUBLIC_ENTRIES.map((_, i) => `e${i}`).join(", ")}];
 `,
     );
+    const examples = readmeExamples();
+    for (const [i, code] of examples.entries()) writeFileSync(join(src, `readme-${i + 1}.ts`), `${code}\nexport {};\n`);
     writeFileSync(
-      join(dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: ["node"] }, files: ["index.ts"] }),
+      join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: false, types: ["node"], outDir: "out", rootDir: "src" },
+        include: ["src"],
+      }),
     );
-    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-    try {
-      execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { cwd: root, encoding: "utf8" });
-    } catch (e) {
-      throw new Error(`the consumer does not type-check:\n${(e as { stdout?: string }).stdout ?? String(e)}`);
+    const tsc = require.resolve("typescript/bin/tsc");
+    const r = spawnSync(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: app, env: userEnv(), encoding: "utf8" });
+    expect(r.stdout + r.stderr, "tsc output").to.equal("");
+    expect(r.status).to.equal(0);
+    for (const i of examples.keys()) {
+      execFileSync(process.execPath, [join(app, "out", `readme-${i + 1}.js`)], { cwd: app, env: userEnv(), encoding: "utf8" });
     }
   });
 });

@@ -6,7 +6,8 @@
  * when any case failed, 2 on a usage error.
  */
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../conformance/package-root.ts";
 import { loadConformance } from "../conformance/setup.ts";
 import { discoverFixtures, resolveRoots } from "../conformance/discovery.ts";
 import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type CaseResult } from "../conformance/run.ts";
@@ -14,7 +15,7 @@ import { formatCategories, formatSummary, writeJsonReport } from "../conformance
 import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
 import { Progress } from "./progress.ts";
 
-const PROJECT_SPEC = fileURLToPath(new URL("../../spec", import.meta.url));
+const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--quiet]
 

@@ -3,6 +3,8 @@
  * kept in package.json (`openarmature.conformanceAdapterVersion`).
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "./package-root.ts";
 import { FixtureSchemaInvalid, FixtureVersionUnsupported, type FixtureLocation } from "./errors.ts";
 
 interface PackageMeta {
@@ -10,7 +12,7 @@ interface PackageMeta {
   openarmature: { specVersion: string; conformanceAdapterVersion: string };
 }
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as PackageMeta;
+const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as PackageMeta;
 
 export const ADAPTER_VERSION: string = pkg.openarmature.conformanceAdapterVersion;
 export const SPEC_VERSION: string = pkg.openarmature.specVersion;

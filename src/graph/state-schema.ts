@@ -185,7 +185,7 @@ function recordJsonSchema(rec: RecordDefinition, closed: boolean): JsonSchema {
  * Immutable; validators are compiled lazily once and memoized.
  */
 export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
-  /** @internal phantom types */
+  /** Phantom types (never assigned): carry `S` and `U` for `StateOf` / `UpdateOf`. */
   declare readonly __state?: S;
   declare readonly __update?: U;
   readonly name: string | undefined;
