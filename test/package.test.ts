@@ -2,7 +2,7 @@
  * The package as a user gets it: `npm pack` the project, install the tarball into a fresh empty
  * folder, and run everything from there with plain `node` (no tsx, no source condition, no repo
  * files): the `openarmature` CLI over the shipped `spec/`, the `openarmature/conformance` entry, the
- * library entries (SQLite included), a strict consumer type-check (`skipLibCheck: false`) against
+ * library entries (SQLite included), a strict consumer type-check (public entries and the internal one) (`skipLibCheck: false`) against
  * the shipped `.d.ts`, and the README examples compiled by that consumer and run.
  *
  * One pack + install is shared by every case (the `before` hook). `npm test` builds dist/ first;
@@ -168,6 +168,7 @@ new GraphBuilder(State).addNode("b", async () => ({ n: "one" }));
 export const result = g.invoke({ n: 1 });
 export const stores = [new SqliteCheckpointer(":memory:").database, new SqliteSessionStore(":memory:").database];
 export const entries = [${PUBLIC_ENTRIES.map((_, i) => `e${i}`).join(", ")}];
+export { RECORD_TYPE_KEY } from "openarmature/internal";
 `,
     );
     const examples = readmeExamples();

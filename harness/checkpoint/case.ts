@@ -21,16 +21,8 @@
  * Everything a call observed lands on its observation as the facets of `./facets.ts`.
  */
 import { randomUUID } from "node:crypto";
-import {
-  fromRecordDocument,
-  MigrationRegistry,
-  toRecordDocument,
-  withCheckpointer,
-  type CheckpointedGraph,
-  type CheckpointRecord,
-  type SaveContext,
-  type SerializedState,
-} from "../../src/checkpoint/index.ts";
+import { MigrationRegistry, withCheckpointer, type CheckpointedGraph, type CheckpointRecord, type SaveContext, type SerializedState } from "../../src/checkpoint/index.ts";
+import { fromRecordDocument, toRecordDocument } from "../../src/internal.ts";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { ConformanceError, FixtureSchemaInvalid, HarnessPrimitiveMissing, type FixtureLocation } from "../../src/conformance/errors.ts";
 import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";

@@ -6,7 +6,8 @@
  * block can compare it with the other run).
  */
 import { Facet, type Observation } from "../../src/conformance/observation.ts";
-import type { CheckpointRecordDocument, SaveContext } from "../../src/checkpoint/index.ts";
+import type { SaveContext } from "../../src/checkpoint/index.ts";
+import type { CheckpointRecordDocument } from "../../src/internal.ts";
 import type { NodeEvent } from "../../src/graph/index.ts";
 
 /** One `Checkpointer.save` the backend received during a call (the record in the spec's field names). */

@@ -5,7 +5,8 @@
  * resume the stored record of `invocationId` with those fields replaced in the save point's
  * outermost state; every other call passes through to the case's checkpointer.
  */
-import { compareAndSave, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { compareAndSave } from "../../src/internal.ts";
 
 export class ModifiedItemsView implements Checkpointer {
   constructor(

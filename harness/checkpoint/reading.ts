@@ -4,7 +4,7 @@
  */
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import type { CheckpointRecordDocument } from "../../src/checkpoint/index.ts";
+import type { CheckpointRecordDocument } from "../../src/internal.ts";
 import type { NodeEvent } from "../../src/graph/index.ts";
 import * as F from "../graph/facets.ts";
 import { describeResult } from "../graph/reading.ts";

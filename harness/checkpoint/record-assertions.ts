@@ -19,7 +19,7 @@ import type { CheckContext, ConfigureContext } from "../../src/conformance/direc
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
-import type { CheckpointRecordDocument } from "../../src/checkpoint/index.ts";
+import type { CheckpointRecordDocument } from "../../src/internal.ts";
 import { RecordUnderTest } from "./facets.ts";
 
 /** The position record claims resolve at. */

@@ -5,7 +5,8 @@
  * {@link kill}ed, nothing more of it is persisted (a dead process writes nothing), so the backend
  * keeps exactly what was saved up to the crash point.
  */
-import { compareAndSave, toRecordDocument, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { compareAndSave, toRecordDocument } from "../../src/internal.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { perCall } from "../pipeline/facets.ts";
 import type { OpenedBackend } from "./backends.ts";

@@ -5,8 +5,9 @@
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import { isNodeEvent, toSpecEvent, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
-import { isSignalDescriptor, toDescriptorDocument } from "../../src/suspension/index.ts";
+import { isNodeEvent, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
+import { toSpecEvent } from "../../src/internal.ts";
+import { isSignalDescriptor, toDescriptorDocument } from "../../src/internal.ts";
 import * as F from "./facets.ts";
 
 interface Link {

@@ -24,7 +24,8 @@ import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.
 import { HarnessPrimitiveMissing, type FixtureLocation } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { CompiledGraph, InvocationHooks, InvocationResult, InvokeOptions, NodeEvent, StateRecord } from "../../src/graph/index.ts";
-import { toDescriptorDocument, withSuspension, type SuspendableGraph, type SuspendedOutcome } from "../../src/suspension/index.ts";
+import { withSuspension, type SuspendableGraph, type SuspendedOutcome } from "../../src/suspension/index.ts";
+import { toDescriptorDocument } from "../../src/internal.ts";
 import { openBackend, type OpenedBackend } from "../checkpoint/backends.ts";
 import { CheckpointCase, RESUME_INVOCATION } from "../checkpoint/case.ts";
 import { perCall } from "../pipeline/facets.ts";

@@ -5,7 +5,8 @@
 import { Facet } from "../../src/conformance/observation.ts";
 import type { CheckpointRecord } from "../../src/checkpoint/index.ts";
 import type { NodeEvent } from "../../src/graph/index.ts";
-import type { PausedInvocationRecord, SignalDescriptorDocument, StoredRecordType } from "../../src/suspension/index.ts";
+import type { PausedInvocationRecord } from "../../src/suspension/index.ts";
+import type { SignalDescriptorDocument, StoredRecordType } from "../../src/internal.ts";
 
 /** §5: the suspended outcome of the call, as the library returned it (descriptor in the spec's field names). */
 export interface SuspendedCall {

@@ -7,28 +7,26 @@
  * - Running: {@link withCheckpointer} → `invoke()` saves on every completed event (§10.3),
  *   `resume()` continues an invocation (§10.4).
  * - Migrations (§10.12): {@link MigrationRegistry}, {@link defineMigration}.
- * - Fan-out seam (§10.7, §10.11): {@link beginFanOutCheckpoint}.
  * - Errors (§10.10): `errors.ts`.
+ * - Record codec for a custom backend: {@link serializeRecord} / {@link deserializeRecord}.
+ *
+ * The record documents, value codec, fan-out seam and resume helpers the engine and the conformance
+ * adapter share are in `openarmature/internal` (unstable).
  */
 
 // §10.1 protocol
 export type { Checkpointer, CheckpointFilter, CheckpointSummary, SaveContext } from "./checkpointer.ts";
-export { summarize, matchesFilter, compareAndSave } from "./checkpointer.ts";
 
 // §10.2 record
-export { validateRecord, toRecordDocument, fromRecordDocument } from "./record.ts";
 export type {
   CheckpointRecord,
-  CheckpointRecordDocument,
   NodePosition,
-  NodePositionDocument,
   FanOutProgressEntry,
-  FanOutProgressEntryDocument,
   FanOutInstanceProgress,
   FanOutInstanceState,
   FanOutLineageElement,
 } from "./record.ts";
-export { serializeRecord, deserializeRecord, encodeValue, decodeValue } from "./serialization.ts";
+export { serializeRecord, deserializeRecord } from "./serialization.ts";
 export type { JsonValue, RecordEncoding } from "./serialization.ts";
 
 // §10.13 backends
@@ -42,15 +40,10 @@ export type { BatchingOptions } from "./batching.ts";
 export { withCheckpointer, CheckpointedGraph } from "./with-checkpointer.ts";
 export type { CheckpointOptions, CheckpointInvokeOptions, ResumeOptions } from "./with-checkpointer.ts";
 export type { CheckpointSaveEvent, SavePoint } from "./recorder.ts";
-export { declaredSchemaVersion, savePointPosition } from "./resume.ts";
 
 // §10.12 migrations
 export { MigrationRegistry, defineMigration } from "./migrations.ts";
 export type { StateMigration, MigrationFn, SerializedState } from "./migrations.ts";
-
-// §10.7 / §10.11 fan-out seam
-export { beginFanOutCheckpoint } from "./fan-out-progress.ts";
-export type { FanOutCheckpoint, InstanceContribution } from "./fan-out-progress.ts";
 
 // §10.10 errors
 export {

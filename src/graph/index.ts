@@ -20,7 +20,6 @@ export type {
 } from "./state-schema.ts";
 export { field, defineRecord, FieldBuilder, RecordType } from "./fields.ts";
 export type { AnyFieldBuilder, FieldConfig, TypeLike, UpdatesOf, ValuesOf } from "./fields.ts";
-export { parseTypeString, typeNodeToString, typeNodeToJsonSchema, isListType, isMappingType } from "./type-strings.ts";
 export type { TypeNode, JsonSchema } from "./type-strings.ts";
 export type { StateRecord, PartialUpdate, DeepReadonly } from "./state-types.ts";
 export type { StateFromSpec, UpdateFromSpec, TypeOfTypeString } from "./type-inference.ts";
@@ -36,8 +35,6 @@ export {
   dedupeAppend,
   mergeByKey,
   defineReducer,
-  resolveReducer,
-  reducerNameOf,
 } from "./reducers.ts";
 export type { AnyReducerFn, Reducer, ReducerFn, ReducerMeta, ReducerSpec, KeySpec, CanonicalReducerName, ReducerFactoryName } from "./reducers.ts";
 
@@ -83,7 +80,7 @@ export {
 export type { RuntimeErrorCategory, RuntimeErrorCategories, ValidationIssue, ErrorLocation } from "./errors.ts";
 
 // §6 Events, observers, drain
-export { isNodeEvent, toSpecEvent } from "./events.ts";
+export { isNodeEvent } from "./events.ts";
 export type {
   NodeEvent,
   NodePhase,
@@ -94,7 +91,6 @@ export type {
   ObserverEvent,
   ObserverEventMap,
   ObserverEventKind,
-  SpecNodeEventRecord,
 } from "./events.ts";
 export { warnObserverError } from "./observers.ts";
 export type {
@@ -107,7 +103,7 @@ export type {
   ObserverErrorHandler,
   DeliveryContext,
 } from "./observers.ts";
-export { drain, drainEventsFor, activeWorkerCount } from "./drain.ts";
+export { drain, drainEventsFor } from "./drain.ts";
 export type { DrainOptions, DrainSummary } from "./drain.ts";
 
 // Node context and engine extension seams (see README.md)

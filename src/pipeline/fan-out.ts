@@ -39,7 +39,8 @@ import {
   type Reducer,
   type StateRecord,
 } from "../graph/index.ts";
-import { beginFanOutCheckpoint, isCheckpointError, type InstanceContribution } from "../checkpoint/index.ts";
+import { isCheckpointError } from "../checkpoint/index.ts";
+import { beginFanOutCheckpoint, type InstanceContribution } from "../checkpoint/fan-out-progress.ts";
 import type { Middleware } from "../graph/index.ts";
 import { runWrappingChain } from "./wrapping-chain.ts";
 import { CancelledError, cancellationSignal } from "./cancellation.ts";

@@ -44,11 +44,8 @@ export type { ParallelBranchesOptions, BranchSpec, SubgraphBranch, CallBranch } 
 // Typed field names
 export type { FieldOf, KnownKeys } from "./field-names.ts";
 
-// §9.3 / §11.4 fan-in
-export { combineContributions } from "./fan-in.ts";
-
 // §9.5 / §11.5 error policy
-export { ERROR_POLICIES, fanOutErrorRecord, branchErrorRecord } from "./error-policy.ts";
+export { ERROR_POLICIES } from "./error-policy.ts";
 export type { ErrorPolicy, InstanceFailure, BranchFailure, FanOutErrorRecord, BranchErrorRecord } from "./error-policy.ts";
 
 // Cooperative cancellation (§9.5, §11.5)

@@ -5,12 +5,12 @@
  */
 import {
   CompiledGraph,
-  isListType,
   type NodeCompileContext,
   type StateRecord,
   type StateSchema,
   type TypeNode,
 } from "../graph/index.ts";
+import { isListType } from "../graph/type-strings.ts";
 
 /** Which side of a projection a field lives on. */
 export type Side = "parent" | "subgraph";

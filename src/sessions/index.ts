@@ -11,10 +11,9 @@
  */
 export type { SessionStore, SessionSaveOptions, SessionListFilter, SessionStoreStats } from "./session-store.ts";
 export type { SessionRecord, SessionRecordInput, SessionSummary, SessionSaveResult, SessionStateData } from "./record.ts";
-export { encodeSessionState, decodeSessionState } from "./record.ts";
 export { InMemorySessionStore } from "./in-memory.ts";
 export { SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite.ts";
-export { ResolvedSessionProjection, type SessionProjection, type SessionFieldProjection, type SessionStateOf, type StateFieldName } from "./projection.ts";
+export { type SessionProjection, type SessionFieldProjection, type SessionStateOf, type StateFieldName } from "./projection.ts";
 export { currentSessionId, saveSession, type SessionSaveReport, type MidInvokeSaveOptions } from "./context.ts";
 export {
   withSessions,

@@ -13,7 +13,8 @@
  * There is deliberately no implicit default: `withSessions` requires `projection`, so nothing is
  * persisted by accident (§4 *Recommendation*).
  */
-import { lastWriteWins, reducerNameOf, ReducerError, type StateRecord, type StateSchema } from "../graph/index.ts";
+import { lastWriteWins, ReducerError, type StateRecord, type StateSchema } from "../graph/index.ts";
+import { reducerNameOf } from "../graph/reducers.ts";
 import type { SessionStateData } from "./record.ts";
 
 /** The declared (non-index-signature) keys of `T`. */

@@ -7,20 +7,12 @@
  * - §8.5 paused-invocation records through a Checkpointer: {@link PausedInvocationStore}.
  * - §9 errors: `errors.ts`.
  *
- * See `README.md`.
+ * See `README.md`. The record documents, descriptor codec and store keys the conformance adapter
+ * uses are in `openarmature/internal` (unstable).
  */
 export { suspend, type SuspendOptions } from "./suspend.ts";
 export { isSuspension } from "./signal.ts";
-export {
-  normalizeDescriptor,
-  toDescriptorDocument,
-  fromDescriptorDocument,
-  isSignalDescriptor,
-  annotateDescriptor,
-  type SignalDescriptor,
-  type SignalDescriptorDocument,
-  type SignalMetadata,
-} from "./descriptor.ts";
+export type { SignalDescriptor, SignalMetadata } from "./descriptor.ts";
 export {
   withSuspension,
   SuspendableGraph,
@@ -30,17 +22,8 @@ export {
   type SuspensionOptions,
   type InvokeTarget,
 } from "./with-suspension.ts";
-export {
-  invocationState,
-  toPausedDocument,
-  fromPausedDocument,
-  type PausedInvocationRecord,
-  type PausedInvocationRecordDocument,
-  type PausedStatus,
-  type PositionDocument,
-} from "./record.ts";
-export { PausedInvocationStore, isPausedEnvelope, RECORD_TYPE_KEY, PAUSED_RECORD_KEY, type StoredRecordType } from "./store.ts";
-export { mergeSignalPayload } from "./resume.ts";
+export type { PausedInvocationRecord, PausedStatus } from "./record.ts";
+export { PausedInvocationStore } from "./store.ts";
 export {
   SuspensionError,
   SuspensionPersistenceFailedError,

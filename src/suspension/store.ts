@@ -29,7 +29,8 @@
  * (reason `resumed`). Resume validates first (record, session, payload) and claims last, so a
  * refused resume leaves the record `suspended`.
  */
-import { compareAndSave, type Checkpointer, type CheckpointRecord } from "../checkpoint/index.ts";
+import type { Checkpointer, CheckpointRecord } from "../checkpoint/index.ts";
+import { compareAndSave } from "../checkpoint/checkpointer.ts";
 import { SuspensionRecordInvalidError } from "./errors.ts";
 import { fromPausedDocument, isMalformedRecord, toPausedDocument, type PausedInvocationRecord, type PausedStatus } from "./record.ts";
 

@@ -14,17 +14,8 @@ import {
   type StateRecord,
   type StateSpec,
 } from "../../src/graph/index.ts";
-import {
-  beginFanOutCheckpoint,
-  compareAndSave,
-  InMemoryCheckpointer,
-  SqliteCheckpointer,
-  type Checkpointer,
-  type CheckpointFilter,
-  type CheckpointRecord,
-  type CheckpointSummary,
-  type SaveContext,
-} from "../../src/checkpoint/index.ts";
+import { InMemoryCheckpointer, SqliteCheckpointer, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
+import { beginFanOutCheckpoint, compareAndSave } from "../../src/internal.ts";
 
 export type Graph = CompiledGraph<StateRecord, unknown>;
 export type Body = (s: Readonly<StateRecord>, ctx: NodeContext) => unknown;

@@ -1,16 +1,7 @@
 /** Record serialization, document form and structural validation (§10.1, §10.2). */
 import { expect } from "chai";
-import {
-  CheckpointRecordInvalidError,
-  decodeValue,
-  deserializeRecord,
-  encodeValue,
-  fromRecordDocument,
-  serializeRecord,
-  toRecordDocument,
-  validateRecord,
-  type CheckpointRecord,
-} from "../../src/checkpoint/index.ts";
+import { CheckpointRecordInvalidError, deserializeRecord, serializeRecord, type CheckpointRecord } from "../../src/checkpoint/index.ts";
+import { decodeValue, encodeValue, fromRecordDocument, toRecordDocument, validateRecord } from "../../src/internal.ts";
 
 const base: CheckpointRecord = {
   invocationId: "i",

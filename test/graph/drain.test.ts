@@ -1,16 +1,6 @@
 import { expect } from "chai";
-import {
-  activeWorkerCount,
-  defineState,
-  drain,
-  drainEventsFor,
-  END,
-  field,
-  GraphBuilder,
-  isNodeEvent,
-  type DrainSummary,
-  type ObserverEvent,
-} from "../../src/graph/index.ts";
+import { defineState, drain, drainEventsFor, END, field, GraphBuilder, isNodeEvent, type DrainSummary, type ObserverEvent } from "../../src/graph/index.ts";
+import { activeWorkerCount } from "../../src/internal.ts";
 import { sleep } from "./helpers.ts";
 
 const S = defineState({ v: field.int().default(0) });

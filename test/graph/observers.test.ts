@@ -1,17 +1,6 @@
 import { expect } from "chai";
-import {
-  append,
-  defineState,
-  drain,
-  END,
-  field,
-  GraphBuilder,
-  isNodeEvent,
-  toSpecEvent,
-  type NodeEvent,
-  type ObserverErrorReport,
-  type ObserverEvent,
-} from "../../src/graph/index.ts";
+import { append, defineState, drain, END, field, GraphBuilder, isNodeEvent, type NodeEvent, type ObserverErrorReport, type ObserverEvent } from "../../src/graph/index.ts";
+import { toSpecEvent } from "../../src/internal.ts";
 import { brief, recorder, runtimeErrorOf, sleep } from "./helpers.ts";
 
 const S = defineState({ v: field.int().default(0), trace: field.list(field.string()).default([]).reducer(append) });

@@ -1,21 +1,6 @@
 import { expect } from "chai";
-import {
-  append,
-  boundedAppend,
-  concatFlatten,
-  dedupeAppend,
-  defineReducer,
-  END,
-  GraphBuilder,
-  lastWriteWins,
-  merge,
-  mergeAll,
-  mergeByKey,
-  ReducerError,
-  resolveReducer,
-  stateSchema,
-  type ReducerSpec,
-} from "../../src/graph/index.ts";
+import { append, boundedAppend, concatFlatten, dedupeAppend, defineReducer, END, GraphBuilder, lastWriteWins, merge, mergeAll, mergeByKey, ReducerError, stateSchema, type ReducerSpec } from "../../src/graph/index.ts";
+import { resolveReducer } from "../../src/internal.ts";
 import { compileErrorOf, runtimeErrorOf } from "./helpers.ts";
 
 /** Run a one-field graph whose nodes apply `updates` in order; return the final field value. */

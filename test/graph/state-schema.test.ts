@@ -1,18 +1,6 @@
 import { expect } from "chai";
-import {
-  append,
-  CompileError,
-  defineRecord,
-  defineState,
-  END,
-  field,
-  GraphBuilder,
-  parseTypeString,
-  stateSchema,
-  StateValidationError,
-  typeNodeToJsonSchema,
-  typeNodeToString,
-} from "../../src/graph/index.ts";
+import { append, CompileError, defineRecord, defineState, END, field, GraphBuilder, stateSchema, StateValidationError } from "../../src/graph/index.ts";
+import { parseTypeString, typeNodeToJsonSchema, typeNodeToString } from "../../src/internal.ts";
 import { compileErrorOf, runtimeErrorOf } from "./helpers.ts";
 
 describe("graph/state-schema: type strings", () => {

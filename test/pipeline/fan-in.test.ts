@@ -12,7 +12,7 @@ import {
   mergeByKey,
   type Reducer,
 } from "../../src/graph/index.ts";
-import { combineContributions } from "../../src/pipeline/index.ts";
+import { combineContributions } from "../../src/internal.ts";
 
 /** The §9.3 / §11.4 contract: one combined update equals applying every contribution in order. */
 function sequential(r: Reducer<unknown, unknown>, prior: unknown, cs: readonly unknown[]): unknown {

@@ -15,8 +15,7 @@
  */
 
 // §6.4 cause-chain classification
-export { classifyCause, categoryOf, isCarrier, surfaceError } from "./cause-chain.ts";
-export { messageOf } from "../../graph/index.ts";
+export { classifyCause, categoryOf } from "./cause-chain.ts";
 export type { CauseClassification, CauseLink } from "./cause-chain.ts";
 
 // Errors and control signals
@@ -24,7 +23,7 @@ export { CategorizedError, isCancellation, isControlSignal } from "./errors.ts";
 export type { CategorizedErrorOptions } from "./errors.ts";
 
 // §6.1 retry
-export { retry, terminalAttemptIndex } from "./retry.ts";
+export { retry } from "./retry.ts";
 export type { RetryOptions, RetryMiddleware } from "./retry.ts";
 export {
   defaultClassifier,
@@ -48,7 +47,7 @@ export { timing, timingForGraph } from "./timing.ts";
 export type { TimingRecord, TimingOptions, TimingCommonOptions, TimingMiddleware, MonotonicClock } from "./timing.ts";
 
 // §6.3 failure isolation
-export { failureIsolation, isFailureIsolationMiddleware } from "./failure-isolation.ts";
+export { failureIsolation } from "./failure-isolation.ts";
 export type { FailureIsolationOptions, FailureIsolationMiddleware, DegradedUpdate } from "./failure-isolation.ts";
-export { isFailureIsolationEvent, toSpecFailureIsolationEvent } from "./events.ts";
-export type { FailureIsolationEvent, CaughtException, SpecFailureIsolationEventRecord } from "./events.ts";
+export { isFailureIsolationEvent } from "./events.ts";
+export type { FailureIsolationEvent, CaughtException } from "./events.ts";

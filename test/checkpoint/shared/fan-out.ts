@@ -1,14 +1,8 @@
 /** §10.7 / §10.11 per-instance fan-out resume through the seam, and §10.11.4 batching. */
 import { expect } from "chai";
 import type { StateRecord } from "../../../src/graph/index.ts";
-import {
-  BatchingCheckpointer,
-  fromRecordDocument,
-  withCheckpointer,
-  type Checkpointer,
-  type CheckpointRecord,
-  type FanOutProgressEntry,
-} from "../../../src/checkpoint/index.ts";
+import { BatchingCheckpointer, withCheckpointer, type Checkpointer, type CheckpointRecord, type FanOutProgressEntry } from "../../../src/checkpoint/index.ts";
+import { fromRecordDocument } from "../../../src/internal.ts";
 import { chain, rejection, RecordingCheckpointer, seamFanOut, type Backend, type Graph } from "../helpers.ts";
 
 const LEAF = { input: { type: "int", default: 0 }, out: { type: "int", default: 0 } } as const;

@@ -1,6 +1,7 @@
 /** §10.1 protocol operations and §10.2 round-trip integrity, for one backend. */
 import { expect } from "chai";
-import { validateRecord, type CheckpointRecord } from "../../../src/checkpoint/index.ts";
+import { type CheckpointRecord } from "../../../src/checkpoint/index.ts";
+import { validateRecord } from "../../../src/internal.ts";
 import type { Backend } from "../helpers.ts";
 
 export function record(id: string, extra: Partial<CheckpointRecord> = {}): CheckpointRecord {

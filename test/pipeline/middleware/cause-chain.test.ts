@@ -1,12 +1,7 @@
 import { expect } from "chai";
 import { defineState, END, field, GraphBuilder, NodeException, ReducerError, type Middleware, type StateRecord } from "../../../src/graph/index.ts";
-import {
-  CategorizedError,
-  categoryOf,
-  classifyCause,
-  isCarrier,
-  surfaceError,
-} from "../../../src/pipeline/middleware/index.ts";
+import { CategorizedError, categoryOf, classifyCause } from "../../../src/pipeline/middleware/index.ts";
+import { isCarrier, surfaceError } from "../../../src/internal.ts";
 import { runtimeErrorOf } from "./helpers.ts";
 
 /** A carrier subtype like §11.9 `parallel_branches_branch_failed`. */

@@ -10,16 +10,8 @@ import {
   NodeException,
   type Middleware,
 } from "../../../src/graph/index.ts";
-import {
-  CategorizedError,
-  classifyCause,
-  constantBackoff,
-  failureIsolation,
-  isFailureIsolationEvent,
-  isFailureIsolationMiddleware,
-  retry,
-  toSpecFailureIsolationEvent,
-} from "../../../src/pipeline/middleware/index.ts";
+import { CategorizedError, classifyCause, constantBackoff, failureIsolation, isFailureIsolationEvent, retry } from "../../../src/pipeline/middleware/index.ts";
+import { isFailureIsolationMiddleware, toSpecFailureIsolationEvent } from "../../../src/internal.ts";
 import { allEvents, fakeSleep, flaky, pairs, runtimeErrorOf, VT, type VTState } from "./helpers.ts";
 
 const R = defineState({

@@ -1,16 +1,6 @@
 import { expect } from "chai";
-import {
-  defineState,
-  drain,
-  END,
-  field,
-  GraphBuilder,
-  GraphInterrupt,
-  NodeException,
-  toSpecEvent,
-  withAttemptIndex,
-  type Middleware,
-} from "../../../src/graph/index.ts";
+import { defineState, drain, END, field, GraphBuilder, GraphInterrupt, NodeException, withAttemptIndex, type Middleware } from "../../../src/graph/index.ts";
+import { toSpecEvent } from "../../../src/internal.ts";
 import {
   CategorizedError,
   constantBackoff,
