@@ -1,9 +1,10 @@
 /**
  * The package as a user gets it: `npm pack` the project, install the tarball into a fresh empty
  * folder, and run everything from there with plain `node` (no tsx, no source condition, no repo
- * files): the `openarmature` CLI over the shipped `spec/`, the `openarmature/conformance` entry, the
- * library entries (SQLite included), a strict consumer type-check (public entries and the internal one) (`skipLibCheck: false`) against
- * the shipped `.d.ts`, and the README examples compiled by that consumer and run.
+ * files): the `openarmature` CLI over the shipped `spec/`, the `openarmature/conformance` entry,
+ * every `exports` entry, the library with SQLite, a strict consumer type-check (`skipLibCheck:
+ * false`) of every entry against the shipped `.d.ts`, and the README examples compiled by that
+ * consumer and run. Entries come from package.json, so a new entry is checked from the tarball too.
  *
  * One pack + install is shared by every case (the `before` hook). `npm test` builds dist/ first;
  * packing skips `prepare` so it does not build twice. The install is offline-friendly
@@ -22,8 +23,10 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** The public entries a user imports (package.json `exports`, minus `./internal` and `./package.json`). */
-const PUBLIC_ENTRIES = ["openarmature", "openarmature/graph", "openarmature/pipeline", "openarmature/middleware", "openarmature/checkpoint", "openarmature/sessions", "openarmature/suspension", "openarmature/conformance"];
+/** Every code entry of package.json `exports` as a user spells it (`openarmature`, `openarmature/graph`, ...). */
+const ENTRIES = Object.keys((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> }).exports)
+  .filter((k) => k !== "./package.json")
+  .map((k) => (k === "." ? "openarmature" : `openarmature/${k.slice(2)}`));
 
 /** The environment of a user's shell: none of the npm script variables `npm test` sets, no loader flags. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -123,7 +126,23 @@ describe("package: the packed tarball installed into an empty folder", function 
     expect(r.statuses.every((s) => s === "passed")).to.equal(true);
   });
 
-  it("plain node imports every library entry and runs a fan-out checkpointed to SQLite", () => {
+  it("plain node imports every entry of the exports map from dist/src", () => {
+    const script = `
+      const entries = ${JSON.stringify(ENTRIES)};
+      const out = {};
+      for (const e of entries) out[e] = { where: import.meta.resolve(e), names: Object.keys(await import(e)).length };
+      console.log(JSON.stringify(out));
+    `;
+    const out = run(process.execPath, ["--input-type=module", "-e", script], app);
+    const loaded = JSON.parse(out.trim().split("\n").pop()!) as Record<string, { where: string; names: number }>;
+    expect(Object.keys(loaded)).to.deep.equal(ENTRIES);
+    for (const [e, { where, names }] of Object.entries(loaded)) {
+      expect(where, e).to.match(/\/node_modules\/openarmature\/dist\/src\/.+\.js$/);
+      expect(names, e).to.be.greaterThan(0);
+    }
+  });
+
+  it("plain node runs a fan-out checkpointed to SQLite from the library entries", () => {
     const script = `
       import * as root from "openarmature";
       import { END, GraphBuilder, defineState, field, append } from "openarmature/graph";
@@ -157,7 +176,7 @@ describe("package: the packed tarball installed into an empty folder", function 
     mkdirSync(src);
     writeFileSync(
       join(src, "consumer.ts"),
-      `${PUBLIC_ENTRIES.map((e, i) => `import * as e${i} from "${e}";`).join("\n")}
+      `${ENTRIES.map((e, i) => `import * as e${i} from "${e}";`).join("\n")}
 import { END, GraphBuilder, defineState, field, type CompiledGraph, type StateOf } from "openarmature/graph";
 import { SqliteCheckpointer } from "openarmature/checkpoint";
 import { SqliteSessionStore } from "openarmature/sessions";
@@ -167,8 +186,7 @@ const g: CompiledGraph<StateOf<typeof State>> = new GraphBuilder(State).addNode(
 new GraphBuilder(State).addNode("b", async () => ({ n: "one" }));
 export const result = g.invoke({ n: 1 });
 export const stores = [new SqliteCheckpointer(":memory:").database, new SqliteSessionStore(":memory:").database];
-export const entries = [${PUBLIC_ENTRIES.map((_, i) => `e${i}`).join(", ")}];
-export { RECORD_TYPE_KEY } from "openarmature/internal";
+export const entries = [${ENTRIES.map((_, i) => `e${i}`).join(", ")}];
 `,
     );
     const examples = readmeExamples();
