@@ -3,7 +3,9 @@
  *
  * Runs conformance fixtures without mocha's CLI: a progress bar on a terminal, failures as they
  * happen, and a per-capability table (passed / failed / skipped / seconds) at the end. Exits 1
- * when any case failed, 2 on a usage error.
+ * when any case failed, 2 on a usage error — which includes a command line that selects no
+ * fixture (a root without capability folders, an unknown `--capability`, a `--grep` matching
+ * nothing) and a `--json` file that cannot be written, all checked before anything runs.
  */
 import { parseArgs } from "node:util";
 import { join } from "node:path";
@@ -14,10 +16,11 @@ import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type Ca
 import { formatCategories, formatSummary, writeJsonReport } from "../conformance/report.ts";
 import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
 import { Progress } from "./progress.ts";
+import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
 
-const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--quiet]
+const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
 
   --spec DIR         a fixture root holding <capability>/conformance/*.yaml (repeatable);
                      default: $OA_SPEC_ROOTS (':'-separated), else the project's own spec/
@@ -25,7 +28,10 @@ const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]..
   --grep RE          only fixtures whose id (<capability>/<NNN-name>) matches RE
   --json FILE        write one record per case to FILE
   --max-failures N   print at most N failure details (default 40; the table always prints)
-  --quiet            no per-failure details`;
+  --quiet            no per-failure details
+
+exit status: 0 every case passed or was skipped, 1 a case failed, 2 a usage error (including a
+command line that selects no fixture, or a --json file that cannot be written)`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -53,27 +59,38 @@ export async function main(argv: string[]): Promise<number> {
       strict: true,
     }).values;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    process.stderr.write(`openarmature conform: ${(err as Error).message}\n${USAGE}\n`);
     return 2;
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const maxFailures = Number(args["max-failures"]);
+  let maxFailures: number;
   let grep: RegExp | undefined;
-  try {
-    grep = args.grep !== undefined ? new RegExp(args.grep) : undefined;
-  } catch (err) {
-    process.stderr.write(`--grep: ${(err as Error).message}\n`);
-    return 2;
-  }
-  const roots = resolveRoots(args.spec, process.env.OA_SPEC_ROOTS, PROJECT_SPEC);
+  let roots: string[];
   let fixtures;
   try {
-    fixtures = discoverFixtures(roots, { capabilities: args.capability.length > 0 ? args.capability : undefined, grep });
+    maxFailures = parseCount("--max-failures", args["max-failures"]);
+    if (args.json !== undefined) checkWritable("--json", args.json);
+    try {
+      grep = args.grep !== undefined ? new RegExp(args.grep) : undefined;
+    } catch (err) {
+      throw new UsageError(`--grep: ${(err as Error).message}`);
+    }
+    roots = resolveRoots(args.spec, process.env.OA_SPEC_ROOTS, PROJECT_SPEC);
+    const known = surveyRoots(roots);
+    checkCapabilities(args.capability, known, roots);
+    const capabilities = args.capability.length > 0 ? args.capability : undefined;
+    fixtures = discoverFixtures(roots, { capabilities, grep });
+    checkSomethingFound(
+      fixtures,
+      { roots, capabilities: args.capability, known, grep },
+      () => discoverFixtures(roots, { capabilities }).map((f) => f.id),
+    );
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n`);
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`openarmature conform: ${err.message}\n(see openarmature conform --help)\n`);
     return 2;
   }
   const registry = await loadConformance();
@@ -105,7 +122,12 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\n${formatSummary(results)}\n`);
   if (failed > 0) process.stdout.write(`\nfailures by category:\n${formatCategories(results)}\n`);
   if (args.json !== undefined) {
-    writeJsonReport(args.json, results);
+    try {
+      writeJsonReport(args.json, results);
+    } catch (err) {
+      process.stderr.write(`openarmature conform: could not write --json '${args.json}': ${(err as Error).message}\n`);
+      return 2;
+    }
     process.stdout.write(`\nwrote ${results.length} records to ${args.json}\n`);
   }
   return failed > 0 ? 1 : 0;

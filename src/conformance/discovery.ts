@@ -30,13 +30,12 @@ export function discoverFixtures(roots: ReadonlyArray<string>, filter: Discovery
   const out: DiscoveredFixture[] = [];
   for (const rootArg of roots) {
     const root = resolve(rootArg);
-    if (!existsSync(root) || !statSync(root).isDirectory()) {
+    if (!isDirectory(root)) {
       throw new Error(`fixture root '${rootArg}' is not a directory`);
     }
-    for (const capability of readdirSync(root).sort()) {
+    for (const capability of capabilitiesUnder(root)) {
       if (filter.capabilities && !filter.capabilities.includes(capability)) continue;
       const confDir = join(root, capability, "conformance");
-      if (!existsSync(confDir) || !statSync(confDir).isDirectory()) continue;
       for (const absPath of walkYaml(confDir)) {
         const rel = relative(confDir, absPath).split(sep).join("/");
         const id = `${capability}/${rel.replace(/\.yaml$/, "")}`;
@@ -46,6 +45,16 @@ export function discoverFixtures(roots: ReadonlyArray<string>, filter: Discovery
     }
   }
   return out;
+}
+
+/** The capability directories of a root: its sub-folders holding a `conformance/` folder, sorted. */
+export function capabilitiesUnder(root: string): string[] {
+  if (!isDirectory(root)) return [];
+  return readdirSync(root).sort().filter((name) => isDirectory(join(root, name, "conformance")));
+}
+
+export function isDirectory(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
 }
 
 function walkYaml(dir: string): string[] {

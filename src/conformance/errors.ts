@@ -7,6 +7,8 @@
  * category; none of them is ever turned into a skip.
  */
 
+import { didYouMean } from "./suggest.ts";
+
 /** A place in a fixture file: the file, a 1-based line/column when known, and the key path. */
 export interface FixtureLocation {
   readonly file: string;
@@ -62,19 +64,28 @@ export class ConformanceError extends Error {
   }
 }
 
+/** A key no directive recognizes, with the nearest known names at that position (maybe none). */
+export interface UnknownDirective {
+  readonly name: string;
+  readonly position: string;
+  readonly location: FixtureLocation;
+  readonly suggestions?: ReadonlyArray<string>;
+}
+
 /** §9: a directive the adapter does not recognize at that position in that directory. */
 export class FixtureDirectiveUnknown extends ConformanceError {
   constructor(
-    readonly directives: ReadonlyArray<{ name: string; position: string; location: FixtureLocation }>,
+    readonly directives: ReadonlyArray<UnknownDirective>,
   ) {
     const first = directives[0];
     if (first === undefined) throw new RangeError("FixtureDirectiveUnknown needs at least one directive");
-    const rest = directives.length > 1
-      ? `; also ${directives.slice(1).map((d) => `'${d.name}' at ${formatLocation(d.location)}`).join(", ")}`
-      : "";
+    const rest = directives
+      .slice(1)
+      .map((d) => `\n  also '${d.name}' at position '${d.position}'${didYouMean(d.suggestions ?? [])} at ${formatLocation(d.location)}`)
+      .join("");
     super(
       "fixture_directive_unknown",
-      `no directive '${first.name}' is recognized at position '${first.position}'${rest}`,
+      `no directive '${first.name}' is recognized at position '${first.position}'${didYouMean(first.suggestions ?? [])}${rest === "" ? "" : `${rest}\n `}`,
       first.location,
     );
     this.name = "FixtureDirectiveUnknown";
@@ -111,9 +122,11 @@ export class HarnessPrimitiveMissing extends ConformanceError {
 
 /** A written assertion did not hold; carries every mismatch found in the case. */
 export class AssertionFailed extends ConformanceError {
+  /** `location`: where the first mismatch points (each mismatch text names its own line). */
   constructor(readonly mismatches: ReadonlyArray<string>, location: FixtureLocation) {
-    const shown = mismatches.slice(0, 20);
-    const more = mismatches.length > shown.length ? `\n  ... and ${mismatches.length - shown.length} more` : "";
+    const distinct = [...countDistinct(mismatches)].map(([m, n]) => (n > 1 ? `${m}\n    (reported ${n} times: once per call this check read)` : m));
+    const shown = distinct.slice(0, 20);
+    const more = distinct.length > shown.length ? `\n  ... and ${distinct.length - shown.length} more` : "";
     super(
       "assertion_failed",
       `${mismatches.length} assertion mismatch${mismatches.length === 1 ? "" : "es"}:\n  ${shown.join("\n  ")}${more}\n`,
@@ -121,6 +134,13 @@ export class AssertionFailed extends ConformanceError {
     );
     this.name = "AssertionFailed";
   }
+}
+
+/** Each distinct text with how often it occurs, in first-seen order. */
+function countDistinct(texts: ReadonlyArray<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of texts) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
 }
 
 /** A case skipped because a §5.17 capability gate is not met. Not an error: a recognized skip. */

@@ -36,7 +36,8 @@ import type { DirectiveRegistry } from "./registry.ts";
 import { validateDirectiveValue } from "./schema-check.ts";
 import type { KeyPath } from "./source.ts";
 import { unmetCapability, ADAPTER_CAPABILITIES } from "./capabilities.ts";
-import { createCaseMatcher, type CaseMatcher } from "./case-matcher.ts";
+import { checkOrigin, createCaseMatcher, type CaseMatcher } from "./case-matcher.ts";
+import { nearest, patternCandidates } from "./suggest.ts";
 
 /** Case keys the interpreter handles itself. */
 const META_KEYS = new Set(["name", "description", "requires_capability"]);
@@ -61,6 +62,7 @@ interface UnknownKey {
   name: string;
   position: string;
   location: FixtureLocation;
+  suggestions: string[];
 }
 
 class CaseRun {
@@ -78,7 +80,7 @@ class CaseRun {
     private readonly options: RunCaseOptions,
   ) {
     this.casePlan = new InvocationPlan(spec.name, spec.path, "case");
-    this.matcher = createCaseMatcher(options.parameters ?? {});
+    this.matcher = createCaseMatcher(options.parameters ?? {}, this.locate, this.locate(spec.path));
   }
 
   locate = (path: KeyPath): FixtureLocation => this.spec.fixture.source.locate(path);
@@ -183,9 +185,18 @@ class CaseRun {
           continue;
         }
       }
-      this.unknown.push({ name: key, position, location: this.locate(keyPath) });
+      this.unknown.push({ name: key, position, location: this.locate(keyPath), suggestions: this.suggest(key, position) });
     }
     return out;
+  }
+
+  /** Known names at `position` near a key no directive recognizes (for "did you mean"). */
+  private suggest(key: string, position: Position): string[] {
+    const candidates = this.registry
+      .namesAt(position, this.spec.fixture.capability)
+      .flatMap((n) => (typeof n !== "string" ? patternCandidates(key, n) : n === CAPTURE_LABEL ? [] : [n]));
+    if (position === "expected") candidates.push(...this.labels);
+    return nearest(key, candidates);
   }
 
   private absentList(value: unknown, path: KeyPath): string[] {
@@ -267,7 +278,8 @@ class CaseRun {
       for (const obs of mine) await this.checkList(plan.assertions, obs);
     }
     const mismatches = this.matcher.resolve();
-    if (mismatches.length > 0) throw new AssertionFailed(mismatches, this.locate(this.spec.path));
+    const first = mismatches[0];
+    if (first !== undefined) throw new AssertionFailed(mismatches.map((m) => m.text), first.location);
   }
 
   private async checkList(assertions: ReadonlyArray<Resolved>, obs: Observation): Promise<void> {
@@ -278,13 +290,14 @@ class CaseRun {
   }
 
   private checkContext(self: Resolved): CheckContext {
-    const label = formatPath(self.path.slice(this.spec.path.length));
+    const origin = checkOrigin(self.path, this.spec.path);
+    const label = origin.label;
     return {
       label,
       self,
       caseSpec: this.spec,
-      match: (expected, actual, shape, sub) => this.matcher.check(sub ?? label, expected, actual, shape),
-      fail: (message, detail) => this.matcher.fail(detail?.path ?? label, message, detail?.expected, detail?.actual),
+      match: (expected, actual, shape, sub) => this.matcher.check(sub ?? label, expected, actual, shape, origin),
+      fail: (message, detail) => this.matcher.fail(detail?.path ?? label, message, origin),
       locate: this.locate,
       checkAll: (resolved, observation) => this.checkList(resolved, observation),
       resolve: (pos, value, path) => {

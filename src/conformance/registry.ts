@@ -76,6 +76,11 @@ export class DirectiveRegistry {
     return undefined;
   }
 
+  /** The names (and pattern families) recognized at `at` for a fixture under directory `dir`. */
+  namesAt(at: Position, dir: string): Array<string | RegExp> {
+    return this.all.filter((r) => r.meta.at === at && (r.meta.home === "general" || r.meta.home === dir)).map((r) => r.meta.name);
+  }
+
   /** Every registration, for listings and docs. */
   list(): ReadonlyArray<{ meta: DirectiveMeta; className: string }> {
     return this.all.map((r) => ({ meta: r.meta, className: r.cls.name }));

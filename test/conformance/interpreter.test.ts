@@ -114,6 +114,43 @@ describe("interpreter", () => {
     expect(r.message).to.contain("'nonsense'").and.contain("(expected.nonsense)");
   });
 
+  it("points each mismatch at the line of the key that asserted it, in every block and case", async () => {
+    const text = [
+      "value: 3", //                      1
+      "invocations:", //                  2
+      "  - name: one", //                 3
+      "    expected: {value: 3}", //      4
+      "  - name: two", //                 5
+      "    add: 1", //                    6
+      "    expected:", //                 7
+      "      value: 5", //                8
+      "expected:", //                     9
+      "  record: {a: 1, b: 2}", //        10
+      "  record_absent_keys: [b]", //     11
+      "",
+    ].join("\n");
+    const r = await run(text);
+    expect(r.category).to.equal("assertion_failed");
+    expect(r.message).to.contain("invocations[1].expected.value: expected 5, got 4 (graph-engine/900-test.yaml:8:7)");
+    expect(r.message).to.contain("expected.record: key 'b' must be absent (graph-engine/900-test.yaml:10:3)"); // a direct fail()
+    expect(r.message).to.match(/at graph-engine\/900-test\.yaml:\d+:\d+ \(/);
+    expect(r.message).to.not.contain(":1:1");
+    const second = casesOf("cases:\n  - name: a\n    value: 1\n    expected: {value: 1}\n  - name: b\n    value: 1\n    expected:\n      value: 2\n");
+    const b = await runCaseToResult(second[1]!, reg);
+    expect(b.message).to.contain("expected.value: expected 2, got 1 (graph-engine/900-test.yaml:8:7)");
+  });
+
+  it("suggests the nearest directive known at that position and in that directory", async () => {
+    const typo = await run("value: 3\nexpected: {valeu: 3}\n");
+    expect(typo.message).to.contain("no directive 'valeu' is recognized at position 'expected' (did you mean 'value'?)");
+    const local = await run("value: 1\nlocal_onl: x\nexpected: {value: 1}\n", "observability");
+    expect(local.message).to.contain("(did you mean 'local_only'?)");
+    const elsewhere = await run("value: 1\nlocal_onl: x\nexpected: {value: 1}\n", "graph-engine");
+    expect(elsewhere.message).to.not.contain("did you mean"); // local_only is not recognized under graph-engine
+    const label = await run("value: 1\ncapture: greeting\nexpected: {greting: 'captured:greeting'}\n");
+    expect(label.message).to.contain("(did you mean 'greeting'?)"); // a declared capture_as label
+  });
+
   it("recognizes a per-directory directive only under its directory", async () => {
     expect((await run("value: 1\nlocal_only: x\nexpected: {value: 1}\n", "observability")).status).to.equal("passed");
     expect((await run("value: 1\nlocal_only: x\n", "graph-engine")).category).to.equal("fixture_directive_unknown");

@@ -1,0 +1,178 @@
+/**
+ * The `openarmature conform` command as a user runs it: the real `node bin/openarmature.mjs` in a
+ * child process, on the small fixture roots in test/cli/fixtures (pass/, mismatch/, typo/).
+ */
+import { expect } from "chai";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
+const FIXTURES = "test/cli/fixtures";
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function spawnConform(args: ReadonlyArray<string>): Promise<Run> {
+  return new Promise((done) => {
+    const env = { ...process.env };
+    delete env.OA_SPEC_ROOTS;
+    execFile(process.execPath, ["bin/openarmature.mjs", "conform", ...args], { cwd: PROJECT, env, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === "number" ? err.code : -1;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs are started ahead (a few at a time) and memoized by their arguments, to keep the suite fast. */
+const runs = new Map<string, Promise<Run>>();
+let slots = 3;
+const waiting: Array<() => void> = [];
+function conform(...args: string[]): Promise<Run> {
+  const key = JSON.stringify(args);
+  let run = runs.get(key);
+  if (run === undefined) {
+    run = (async () => {
+      if (slots === 0) await new Promise<void>((go) => waiting.push(go));
+      else slots--;
+      try {
+        return await spawnConform(args);
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else slots++;
+      }
+    })();
+    runs.set(key, run);
+  }
+  return run;
+}
+
+const TMP = mkdtempSync(join(tmpdir(), "oa-cli-"));
+writeFileSync(join(TMP, "file"), "");
+const REPORT = join(TMP, "report.json");
+const BAD_COUNTS = ["abc", "-1", "1.5", ""];
+
+/** Every command line the tests below run; all are started in `before`, a few at a time. */
+const RUNS = {
+  pass: ["--spec", `${FIXTURES}/pass`],
+  tooHigh: ["--spec", FIXTURES],
+  capabilityFolder: ["--spec", `${FIXTURES}/pass/graph-engine`],
+  missingRoot: ["--spec", `${FIXTURES}/nope`],
+  misspelledCapability: ["--spec", `${FIXTURES}/pass`, "--capability", "graph-engin"],
+  grepNothing: ["--spec", `${FIXTURES}/pass`, "--grep", "zzz"],
+  unknownFlag: ["--spec", `${FIXTURES}/pass`, "--max-failure", "3"],
+  jsonNoFolder: ["--spec", `${FIXTURES}/pass`, "--json", "no-such-folder/out.json"],
+  jsonUnderFile: ["--spec", `${FIXTURES}/pass`, "--json", join(TMP, "file", "out.json")],
+  mismatch: ["--spec", `${FIXTURES}/mismatch`, "--json", REPORT],
+  typo: ["--spec", `${FIXTURES}/typo`],
+} as const satisfies Record<string, ReadonlyArray<string>>;
+const COUNT_RUNS = new Map(BAD_COUNTS.map((bad) => [bad, ["--spec", `${FIXTURES}/mismatch`, `--max-failures=${bad}`]]));
+
+describe("openarmature conform (the CLI, as a child process)", function () {
+  this.timeout(120_000);
+  before(() => {
+    for (const args of [...Object.values(RUNS), ...COUNT_RUNS.values()]) void conform(...args);
+  });
+
+  it("runs a folder of passing fixtures and exits 0", async () => {
+    const r = await conform(...RUNS.pass);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/graph-engine\s+1\s+0\s+0/);
+  });
+
+  describe("a command line that selects no fixture exits 2 and says what it looked for", () => {
+    it("--spec one folder too high names the root and the folder it probably meant", async () => {
+      const r = await conform(...RUNS.tooHigh);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain(`fixture root '${FIXTURES}' holds no <capability>/conformance/ folder`);
+      expect(r.stderr).to.contain(`--spec ${FIXTURES}/pass`);
+      expect(r.stdout).to.not.contain("passed");
+    });
+
+    it("--spec pointing at a capability folder suggests its parent and --capability", async () => {
+      const r = await conform(...RUNS.capabilityFolder);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain(`did you mean --spec ${FIXTURES}/pass --capability graph-engine?`);
+    });
+
+    it("a missing --spec folder", async () => {
+      const r = await conform(...RUNS.missingRoot);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain(`fixture root '${FIXTURES}/nope' is not a directory (it does not exist)`);
+    });
+
+    it("a misspelled --capability lists the known names and the nearest one", async () => {
+      const r = await conform(...RUNS.misspelledCapability);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain("--capability 'graph-engin' names no capability folder (did you mean 'graph-engine'?)");
+      expect(r.stderr).to.contain(`known under ${FIXTURES}/pass: graph-engine`);
+    });
+
+    it("a --grep that matches nothing names the grep, the roots and what ids look like", async () => {
+      const r = await conform(...RUNS.grepNothing);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain(`--grep /zzz/ matched none of the 1 fixture ids under ${FIXTURES}/pass (capabilities: graph-engine)`);
+      expect(r.stderr).to.contain("'graph-engine/001-one-node'");
+    });
+  });
+
+  describe("malformed flags are refused with a usage error before anything runs", () => {
+    for (const bad of BAD_COUNTS) {
+      it(`--max-failures '${bad}'`, async () => {
+        const r = await conform(...(COUNT_RUNS.get(bad) ?? []));
+        expect(r.code).to.equal(2);
+        expect(r.stderr).to.contain(`--max-failures must be a whole number >= 0, got '${bad}'`);
+        expect(r.stdout).to.equal("");
+      });
+    }
+
+    it("an unknown flag", async () => {
+      const r = await conform(...RUNS.unknownFlag);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain("Unknown option '--max-failure'");
+      expect(r.stderr).to.contain("usage: openarmature conform");
+    });
+
+    it("--json into a folder that does not exist fails before the run, without a stack trace", async () => {
+      const r = await conform(...RUNS.jsonNoFolder);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.match(/--json 'no-such-folder\/out.json': folder '.*no-such-folder' does not exist/);
+      expect(r.stderr).to.not.contain("    at ");
+      expect(r.stdout).to.equal(""); // nothing ran
+    });
+
+    it("--json naming a path under a file fails the same way", async () => {
+      const r = await conform(...RUNS.jsonUnderFile);
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.contain("does not exist");
+      expect(r.stdout).to.equal("");
+    });
+  });
+
+  it("each assertion mismatch points at the line and column of the key that asserted it", async () => {
+    const r = await conform(...RUNS.mismatch);
+    expect(r.code).to.equal(1);
+    const file = `${FIXTURES}/mismatch/graph-engine/conformance/001-wrong-expectations.yaml`;
+    for (const text of [r.stdout + r.stderr, (JSON.parse(readFileSync(REPORT, "utf8")) as { results: Array<{ message: string }> }).results[0]!.message]) {
+      expect(text).to.contain(`expected.final_state.v: expected 2, got 1 (${file}:13:5)`); // the nested key `v:`
+      expect(text).to.contain(`expected.execution_order: expected 2 items, got 1 (entry [1] "a" has no observed item) (${file}:14:3)`);
+      expect(text).to.contain(`expected.observer_events.obs[1].post_state.v: expected 7, got 1 (${file}:18:55)`); // inside a flow mapping
+      expect(text).to.contain(`expected.observer_event_invariants.a_node_events_count: expected 3, got 2 (${file}:20:5)`);
+      expect(text).to.contain(`at ${file}:13:5 (expected.final_state.v)`); // the error's own location: the first mismatch
+      expect(text).to.not.contain(`${file}:1:1`);
+    }
+  });
+
+  it("an unknown key suggests the nearest directive at that position, pattern families included", async () => {
+    const r = await conform(...RUNS.typo);
+    expect(r.code).to.equal(1);
+    expect(r.stderr + r.stdout).to.contain("no directive 'final_stat' is recognized at position 'expected' (did you mean 'final_state'?)");
+    expect(r.stderr + r.stdout).to.contain("also 'a_node_event_count' at position 'invariant' (did you mean 'a_node_events_count'?)");
+  });
+});
