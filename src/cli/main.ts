@@ -16,6 +16,7 @@ import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type Ca
 import { formatCategories, formatSummary, writeJsonReport } from "../conformance/report.ts";
 import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
 import { Progress } from "./progress.ts";
+import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
 import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
@@ -39,8 +40,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`openarmature ${PACKAGE_VERSION} (conformance-adapter ${ADAPTER_VERSION})\n`);
     return 0;
   }
+  if (command === "directives") return directivesCommand(rest);
   if (command !== "conform") {
-    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n`);
+    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n\n${DIRECTIVES_USAGE}\n`);
     return command === "--help" ? 0 : 2;
   }
   let args;

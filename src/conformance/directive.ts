@@ -47,6 +47,11 @@ export interface DirectiveMeta {
   readonly home: Home;
   /** One line for listings and docs. */
   readonly summary?: string;
+  /**
+   * The spec section(s) the directive exercises, e.g. `conformance-adapter §5.8`. When omitted,
+   * listings take the `§` references of the class's doc comment.
+   */
+  readonly section?: string;
 }
 
 export interface Directive {

@@ -40,7 +40,7 @@ import { checkOrigin, createCaseMatcher, type CaseMatcher } from "./case-matcher
 import { nearest, patternCandidates } from "./suggest.ts";
 
 /** Case keys the interpreter handles itself. */
-const META_KEYS = new Set(["name", "description", "requires_capability"]);
+export const META_KEYS = new Set(["name", "description", "requires_capability"]);
 
 /** The pseudo-directive name a capture_as label resolves to at an `expected` position. */
 export const CAPTURE_LABEL = "<capture_as label>";

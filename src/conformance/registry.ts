@@ -8,6 +8,7 @@
  *   per-directory class must refine it (extend its class), and then the refinement is used.
  */
 import "reflect-metadata";
+import { fileURLToPath } from "node:url";
 import { container as rootContainer, Lifecycle, type DependencyContainer } from "tsyringe";
 import type { Directive, DirectiveMeta, Home, Position } from "./directive.ts";
 
@@ -17,6 +18,19 @@ interface Registration {
   readonly meta: DirectiveMeta;
   readonly cls: DirectiveClass;
   readonly token: string;
+  readonly source: string | undefined;
+}
+
+/** One registration as listings see it. */
+export interface RegistrationInfo {
+  readonly meta: DirectiveMeta;
+  readonly className: string;
+  /** The file that registered it (absolute path), when the call stack showed it. */
+  readonly source: string | undefined;
+  /** The JSON Schema the directive validates its value with, if any. */
+  readonly schema: unknown;
+  /** Which of the contract's methods the class implements (`configure`, `check`, `contribute`). */
+  readonly methods: ReadonlyArray<string>;
 }
 
 export interface Lookup {
@@ -32,7 +46,7 @@ export class DirectiveRegistry {
 
   constructor(readonly container: DependencyContainer = rootContainer.createChildContainer()) {}
 
-  register(meta: DirectiveMeta, cls: DirectiveClass): void {
+  register(meta: DirectiveMeta, cls: DirectiveClass, source?: string): void {
     const positions: ReadonlyArray<Position> = typeof meta.at === "string" ? [meta.at] : meta.at;
     for (const at of positions) {
       const nameKey = typeof meta.name === "string" ? meta.name : `/${meta.name.source}/`;
@@ -51,7 +65,7 @@ export class DirectiveRegistry {
         }
       }
       this.container.register(token, { useClass: cls }, { lifecycle: Lifecycle.Singleton });
-      const reg: Registration = { meta: { ...meta, at }, cls, token };
+      const reg: Registration = { meta: { ...meta, at }, cls, token, source };
       this.all.push(reg);
       if (typeof meta.name === "string") this.exact.set(key(at, meta.home, meta.name), reg);
       else this.patterns.push(reg);
@@ -81,9 +95,13 @@ export class DirectiveRegistry {
     return this.all.filter((r) => r.meta.at === at && (r.meta.home === "general" || r.meta.home === dir)).map((r) => r.meta.name);
   }
 
-  /** Every registration, for listings and docs. */
-  list(): ReadonlyArray<{ meta: DirectiveMeta; className: string }> {
-    return this.all.map((r) => ({ meta: r.meta, className: r.cls.name }));
+  /** Every registration (one per position), in registration order, for listings and docs. */
+  list(): ReadonlyArray<RegistrationInfo> {
+    return this.all.map((r) => {
+      const instance = this.container.resolve<Directive>(r.token);
+      const methods = ["configure", "check", "contribute"].filter((m) => typeof (instance as Record<string, unknown>)[m] === "function");
+      return { meta: r.meta, className: r.cls.name, source: r.source, schema: instance.schema, methods };
+    });
   }
 
   homes(): Set<Home> {
@@ -101,11 +119,24 @@ export const defaultRegistry = new DirectiveRegistry();
 /** Make a decorator bound to a registry (tests use their own). */
 export function directiveDecorator(registry: DirectiveRegistry) {
   return function directive(meta: DirectiveMeta) {
+    const source = callerFile();
     return function <C extends DirectiveClass>(cls: C): C {
-      registry.register(meta, cls);
+      registry.register(meta, cls, source);
       return cls;
     };
   };
+}
+
+/** The file that called `@directive(...)`: the first stack frame outside this module. */
+function callerFile(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  for (const line of (new Error().stack ?? "").split("\n").slice(1)) {
+    const m = /\(?((?:file:\/\/)?\/[^()]*?):\d+:\d+\)?\s*$/.exec(line);
+    if (m === null) continue;
+    const file = m[1]!.startsWith("file://") ? fileURLToPath(m[1]!) : m[1]!;
+    if (file !== here) return file;
+  }
+  return undefined;
 }
 
 /** Register a directive class in the default registry. */
