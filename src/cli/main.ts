@@ -81,7 +81,8 @@ export async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--grep: ${(err as Error).message}`);
     }
     roots = resolveRoots(args.spec, process.env.OA_SPEC_ROOTS, PROJECT_SPEC);
-    const known = surveyRoots(roots);
+    const fromEnv = args.spec.length === 0 && (process.env.OA_SPEC_ROOTS ?? "").trim() !== "";
+    const known = surveyRoots(roots, fromEnv ? "from $OA_SPEC_ROOTS" : undefined);
     checkCapabilities(args.capability, known, roots);
     const capabilities = args.capability.length > 0 ? args.capability : undefined;
     fixtures = discoverFixtures(roots, { capabilities, grep });

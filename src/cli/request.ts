@@ -16,16 +16,20 @@ export class UsageError extends Error {
   }
 }
 
-/** The capability directories found under all roots; throws when a root holds none. */
-export function surveyRoots(roots: ReadonlyArray<string>): string[] {
+/**
+ * The capability directories found under all roots; throws when a root holds none. `origin` says
+ * where the roots came from when not from --spec (e.g. `from $OA_SPEC_ROOTS`).
+ */
+export function surveyRoots(roots: ReadonlyArray<string>, origin?: string): string[] {
+  const from = origin !== undefined ? ` (${origin})` : "";
   const known = new Set<string>();
   for (const root of roots) {
     const abs = resolve(root);
-    if (!isDirectory(abs)) throw new UsageError(`fixture root '${root}' is not a directory (${existsWhat(abs)})`);
+    if (!isDirectory(abs)) throw new UsageError(`fixture root '${root}'${from} is not a directory (${existsWhat(abs)})`);
     const caps = capabilitiesUnder(abs);
     if (caps.length === 0) {
       throw new UsageError(
-        `fixture root '${root}' holds no <capability>/conformance/ folder, so it has no fixtures${rootHint(abs, root)}`,
+        `fixture root '${root}'${from} holds no <capability>/conformance/ folder, so it has no fixtures${rootHint(abs, root)}`,
       );
     }
     for (const c of caps) known.add(c);

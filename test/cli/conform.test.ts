@@ -122,6 +122,20 @@ describe("openarmature conform (the CLI, as a child process)", function () {
     });
   });
 
+  it("the mocha conformance entry fails, not passes, when its roots hold no fixture", async () => {
+    const r = await new Promise<Run>((done) => {
+      const env = { ...process.env, OA_SPEC_ROOTS: FIXTURES };
+      const args = ["node_modules/mocha/bin/mocha.js", "--no-config", "--node-option", "import=tsx", "--node-option", "no-experimental-require-module",
+        "--node-option", "conditions=openarmature-source", "--extension", "ts", "--reporter", "dot", "test/conformance.test.ts"];
+      execFile(process.execPath, args, { cwd: PROJECT, env, timeout: 60_000 }, (err, stdout, stderr) => {
+        done({ code: err === null ? 0 : typeof err.code === "number" ? err.code : -1, stdout, stderr });
+      });
+    });
+    expect(r.code, r.stdout + r.stderr).to.equal(1);
+    expect(r.stdout).to.contain("discovers at least one fixture");
+    expect(r.stdout).to.contain(`fixture root '${FIXTURES}' (from $OA_SPEC_ROOTS) holds no <capability>/conformance/ folder`);
+  });
+
   describe("malformed flags are refused with a usage error before anything runs", () => {
     for (const bad of BAD_COUNTS) {
       it(`--max-failures '${bad}'`, async () => {
