@@ -27,6 +27,8 @@ export interface SeedRow {
   readonly gap?: string;
   /** A sub-key the directive resolves as a directive at this position (not through its schema). */
   readonly via?: string;
+  /** One sample value per form the seed defines; each must pass the directive's schema. */
+  readonly forms?: ReadonlyArray<unknown>;
 }
 
 const d = (section: string, name: string, at: string | string[], extra: Partial<SeedRow> = {}): SeedRow => ({
@@ -40,7 +42,7 @@ const sub = (section: string, of: string, at: string, keys: string[], extra: Par
 const waits = (section: string, capability: string, at: string, names: string[]): SeedRow[] =>
   names.map((name) => d(section, name, at, { waits: capability }));
 
-export const SEED_ROWS: ReadonlyArray<SeedRow> = [
+const ROWS: ReadonlyArray<SeedRow> = [
   // §5 preamble: assertion positions
   { section: "5", name: "capture_as labels", structural: true, waits: "prompt-management" },
   // §5.1 Node behavior
@@ -238,3 +240,115 @@ export const SEED_ROWS: ReadonlyArray<SeedRow> = [
   // §5.17 Capability gates
   { section: "5.17", name: "requires_capability", structural: true },
 ];
+
+/**
+ * Sample values of the forms §5 writes for a directive (its examples, each alternative spelled out:
+ * scalar and list, mapping and null, every sub-form). A form its schema rejects makes the row partly.
+ */
+const FORMS: Readonly<Record<string, ReadonlyArray<unknown>>> = {
+  update: [{ x: 1 }],
+  update_pure: [{ x: [1] }],
+  update_from_field: [{ y: "x", multiplier: 2 }, { y: "x" }],
+  raises: ["boom"],
+  suspend_with_descriptor: [{ signal_id: "s", metadata: { a: 1 } }, { signal_id: "s", metadata: {}, mark_node_completed: false }],
+  conditional_suspend: [{ suspend_on_item_index: 1, descriptor: { signal_id: "s", metadata: {} }, on_other_indices: { update_from_field: { y: "x" } } }],
+  invoke_drain_events_for: [{ timeout_seconds: 0.5, snapshot_observer: "o" }],
+  wrap_with_middleware: [[{ name: "m", pre_log: "a", post_log: "b" }], [{ name: "m", pre_next_calls_suspend_with_descriptor: { signal_id: "s", metadata: {} } }]],
+  flaky: [
+    { failure_sequence: [{ transient: true, category: "provider_rate_limit", message: "429" }, null], success_update: { x: 1 } },
+    { failure_sequence: [{ transient: false, category: null, message: null }], success_update: { x: "y" } },
+    { failure_sequence: [{ transient: false, category: "c", message: "m", cause: { category: null, message: "m2", cause: { category: "c3", message: "m3" } } }], success_update: {} },
+    { fail_first_invocation_only: true, on_success: { x: 1 } },
+  ],
+  flaky_by_index: [{ fail_when_idx: 2, success_compute: { y: "x" } }, { fail_count_per_idx: 1, success_compute: { y: "x" } }],
+  flaky_per_index: [{ fail_first_run_indices: [1], success_compute: { y: "x" } }, { always_fail_indices: [0], success_compute: { y: "x" } }],
+  flaky_instance_only: [{ fail_count_per_instance: 1, category: "c", success_compute: { y: "x" } }],
+  flaky_resume_aware: [{ fail_first_invocation_count: 1, fail_resumed_invocation_count: 2, category: "c", on_success: { x: 1 } }],
+  state: [
+    { fields: { n: { type: "int", default: 0 }, xs: { type: "list<string>", reducer: "append", default: [] }, d: { type: "dict<string,int>" }, a: { type: "any" } } },
+    { fields: { l: { type: "list" }, f: { type: "float" }, b: { type: "bool" }, s: { type: "string" } } },
+  ],
+  edges: [[{ from: "a", to: "END" }], [{ from: "a", condition: { if_field: "x", equals: 1, then: "END", else: "a" } }]],
+  subgraph: ["inner"],
+  fan_out: [
+    { subgraph: "s", items_field: "xs", item_field: "x", collect_field: "y", target_field: "ys", error_policy: "collect", concurrency: 2, concurrent_mode: "serial" },
+    { subgraph: "s", count: 3, collect_field: "y", target_field: "ys", error_policy: "fail_fast", concurrent_mode: "concurrent" },
+  ],
+  parallel_branches: [{ branches: { b: { subgraph: "s", outputs: { o: "i" } } }, error_policy: "fail_fast" }, { branches: { b: { subgraph: "s" } }, error_policy: "collect" }],
+  observers: [
+    [{ name: "o", attach: "graph", target: "outer", behavior: "record" }],
+    [{ name: "o", attach: "invocation", target: "inner", behavior: "accumulate", phases: ["started"] }],
+    [{ name: "o", attach: "graph", target: "s", behavior: "raise", sleep_ms_per_event: 5 }],
+    [{ name: "o", attach: "graph", target: "outer", behavior: "record", sleep_ms_per_event: { first_invocation: 50, subsequent_invocations: 0 } }],
+  ],
+  session_store: ["in_memory"],
+  checkpointer: ["in_memory"],
+  loaded_session_state: [{ x: 1 }, null],
+  saved_session_assertions: [{ state: { x: 1 } }, { state: {}, schema_version: "2" }],
+  checkpointer_assertions: [{ record_type: "suspended" }, { record_type: "checkpoint" }],
+  session_store_load_calls: [1],
+  session_store_save_calls: [0],
+  populate_checkpointer_via_runs: [2],
+  first_run_expected_error: [{ category: "node_exception", raised_from: "a" }],
+  first_run_expected: [{ final_state: {} }],
+  resume: [{ from_first_run: true, expected: { final_state: {} }, invariants: { inner_event_count: 2 } }],
+  crash_injection: [{ after_node: "a" }, { after_fan_out_instance: { node: "f", index: 1 } }],
+  initial_state: [{ x: 1 }, {}],
+  caller_correlation_id: ["c-1"],
+  caller_invocation_id: ["i-1"],
+  invoke: [{ drain: { timeout_seconds: 1.5 } }, { drain: {} }, { resume_invocation: "<invocation_id from initial completed invoke>" }],
+  invoke_with: [{ drain: { timeout_seconds: 1 } }],
+  drain: [{ timeout_seconds: 0.25 }, {}],
+  resume_invocation: ["<from previous suspended outcome>"],
+  invocations: [[{ name: "a", initial_state: {}, expected: {} }]],
+  session_id: ["s-1"],
+  signal_payload: [{ approved: true }],
+  run_count: [3],
+  final_state: [{ x: 1 }],
+  final_state_bounds: [{ x: { min: 0, max: 1 } }, { x: { min: 0 } }, { x: { max: 9.5 } }],
+  execution_order: [["a", "b", "a"], []],
+  suspended_state: [{ x: 1 }],
+  final_state_at_error: [{ x: 1 }],
+  outcome: ["completed", "errored", "suspended"],
+  error: [{ category: "node_exception" }],
+  expected_error: [
+    { category: "node_exception", message: "boom", cause_message: "inner", raised_from: "a", recoverable_state: { x: 1 } },
+    { category: "c", cause: { raised_by_mock: "a" } },
+    { category: "c", raised_at: "registration" },
+    { category: "c", carries: { registered_migrations_count: 2, message_mentions: ["a", "b"], detail_present: true } },
+  ],
+  expected_compile_error: ["no_declared_entry"],
+  expected_compile_warning: ["projection_reducer_round_trip", [], ["projection_reducer_round_trip"]],
+  descriptor: [{ signal_id: "s", metadata: { a: 1 } }, { signal_id: "s", metadata_includes: { fan_out_index: 0 } }],
+  suspending_node: ["a"],
+  observer_events: [{ o: [{ phase: "started", node_name: "a", pre_state: {} }] }, { o: [] }],
+  delivery_order: [[{ observer: "o", step: 1, phase: "started" }, { observer: "o", step: 1, phase: "completed", attempt_index: 0, fan_out_index: 1, branch_name: "b" }]],
+  observer_event_invariants: [{ inner_event_count: 4 }],
+  middleware_log_captured: [["pre", "post"], []],
+  drain_summary: [{ timeout_reached: false, undelivered_count: 0 }, { timeout_reached: true, undelivered_count_min: 1 }],
+  node_drain_summaries: [{ n: { timeout_reached: false, undelivered_count: 0 } }, { n: { timeout_reached: true, undelivered_count_min: 1 } }],
+  node_accumulator_snapshots: [{ n: { o: [{ phase: "started" }] } }, { n: { o: [] } }],
+  node_accumulator_snapshot_invariants: [{ n: { o: { inner_event_count: 2 } } }],
+  final_accumulator_state: [{ o: [] }],
+  saved_record_assertions: [
+    { invocation_id: "<invocation_id_a>", correlation_id: "c", schema_version: "1", last_saved_at: "<timestamp>", state: {} },
+    { completed_positions: [{ node: "a" }], parent_states: [{}], fan_out_progress: { f: { instance_count: 2, instances: [] } } },
+  ],
+  instances_executed_during_resume: [[0, 2], []],
+  instances_skipped_during_resume: [[1]],
+  invariants: [{ inner_event_count: 2 }],
+  inner_event_count: [4],
+  inner_fan_out_indices_seen: [[0, 1]],
+  inner_branch_names_seen: [["a", "b"]],
+  "<node>_node_events_count": [2],
+  "<node>_node_fan_out_index_absent": [true],
+  inner_event_identities_unique: [true],
+  started_followed_by_suspended_in_order: [true],
+  no_completed_event_for_suspending_node: [true],
+  drain_returned_within_timeout: [true],
+  workers_not_cancelled_on_per_invocation_drain_timeout: [true],
+};
+
+export const SEED_ROWS: ReadonlyArray<SeedRow> = ROWS.map((row) =>
+  row.of === undefined && !row.structural && FORMS[row.name] !== undefined ? { ...row, forms: FORMS[row.name] } : row,
+);

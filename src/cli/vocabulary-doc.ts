@@ -7,6 +7,7 @@ import type { DirectiveRegistry } from "../conformance/registry.ts";
 import { META_KEYS } from "../conformance/interpreter.ts";
 import { STRUCTURAL_KEYS } from "../conformance/fixture-model.ts";
 import type { VocabularyEntry } from "../conformance/vocabulary.ts";
+import { schemaRejects } from "../conformance/schema-check.ts";
 import { SEED_ROWS, type SeedRow } from "./seed-vocabulary.ts";
 
 export type SeedStatus = "implemented" | "partly" | "not yet";
@@ -21,6 +22,12 @@ export interface InventoryRow {
 /** A concrete key for a row naming a family (`<node>_node_events_count` → `x_node_events_count`). */
 function concrete(name: string): string {
   return name.replace(/<[a-z_]+>/g, "x");
+}
+
+function nameMatches(name: string | RegExp, rowName: string): boolean {
+  if (typeof name === "string") return name === rowName;
+  const m = name.exec(concrete(rowName));
+  return m !== null && m[0] === concrete(rowName);
 }
 
 /** Every home whose fixtures recognize `name` at `at` (a general definition counts for all). */
@@ -79,14 +86,32 @@ export function inventory(registry: DirectiveRegistry): InventoryRow[] {
       if (at.length === 0) return { row, status: "not yet", note: `'${row.of}' resolves '${row.key}' at ${row.via}, where it is not recognized` };
       notes.push(`resolved as '${row.key}' at ${row.via}`);
     } else if (row.key !== undefined && row.of !== undefined) {
-      const schemas = list.filter((r) => r.meta.name === row.of && positions.includes(r.meta.at as string)).map((r) => r.schema);
-      const named = schemas.some((s) => schemaNamesKey(s, row.key as string));
-      const open = schemas.some((s) => s === undefined || (typeof s === "object" && s !== null && (s as Record<string, unknown>).additionalProperties !== false));
-      if (!named) {
-        if (!open) return { row, status: "not yet", note: `'${row.of}' rejects the sub-key '${row.key}'` };
-        partly = true;
-        notes.push(`'${row.of}' has no schema entry for '${row.key}' (its schema is open: not checked)`);
+      const subDefs = list.filter((r) => r.meta.name === row.of && positions.includes(r.meta.at as string));
+      const gov = subDefs.find((r) => r.meta.home === wanted) ?? subDefs[0];
+      const key = row.key;
+      if (!schemaNamesKey(gov?.schema, key)) {
+        const open = gov?.schema === undefined || (typeof gov.schema === "object" && gov.schema !== null && (gov.schema as Record<string, unknown>).additionalProperties !== false);
+        const elsewhere = [...new Set(subDefs.filter((r) => r !== gov && schemaNamesKey(r.schema, key)).map((r) => r.meta.home))];
+        if (elsewhere.length > 0) {
+          partly = true;
+          notes.push(`'${row.of}' names '${key}' only under ${elsewhere.join(", ")}`);
+        } else if (!open) {
+          return { row, status: "not yet", note: `'${row.of}' rejects the sub-key '${key}'` };
+        } else {
+          partly = true;
+          notes.push(`'${row.of}' has no schema entry for '${key}' (its schema is open: not checked)`);
+        }
       }
+    }
+    const defs = list.filter((r) => nameMatches(r.meta.name, row.name) && positions.includes(r.meta.at as string));
+    const governing = defs.find((r) => r.meta.home === wanted) ?? defs[0];
+    for (const form of row.forms ?? []) {
+      const why = schemaRejects(governing?.schema, form);
+      if (why === null) continue;
+      partly = true;
+      const elsewhere = [...new Set(defs.filter((r) => r !== governing && schemaRejects(r.schema, form) === null).map((r) => r.meta.home))];
+      const only = elsewhere.length > 0 ? ` (accepted only under ${elsewhere.join(", ")})` : "";
+      notes.push(`rejects the form ${JSON.stringify(form)}: '${row.name}' ${why}${only}`);
     }
     if (row.gap !== undefined) {
       partly = true;
@@ -108,6 +133,12 @@ export function countRows(rows: ReadonlyArray<InventoryRow>): Counts {
   return c;
 }
 
+function waitingCounts(rows: ReadonlyArray<InventoryRow>): string {
+  const by = new Map<string, number>();
+  for (const r of rows) if (r.row.waits !== undefined && r.status === "not yet") by.set(r.row.waits, (by.get(r.row.waits) ?? 0) + 1);
+  return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w, n]) => `${w} ${n}`).join(", ");
+}
+
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 export function renderVocabularyMarkdown(entries: ReadonlyArray<VocabularyEntry>, registry: DirectiveRegistry): string {
@@ -126,10 +157,12 @@ export function renderVocabularyMarkdown(entries: ReadonlyArray<VocabularyEntry>
     "`src/cli/seed-vocabulary.ts`, walked section by section), with a status computed from the registry:",
     "",
     "- **implemented**: the registry recognizes the key at every position the row names, in the home the",
-    "  seed gives it (a sub-key: the directive's schema names it), and no known gap is recorded. This is",
-    "  recognition, not an audit of every form: a recorded gap is what makes a row *partly*;",
-    "- **partly**: recognized with a recorded gap (a missing position, only some directories, a sub-key the",
-    "  schema does not name, or a measured failure);",
+    "  seed gives it (a sub-key: the governing definition's schema names it), its schema accepts every",
+    "  sample form, and no gap is recorded. This is recognition and schema acceptance, not a behavioural",
+    "  audit: the fixtures and directive tests are what check behaviour;",
+    "- **partly**: recognized with a recorded gap: a missing position, only some directories, a sub-key the",
+    "  governing schema does not name, a form §5 writes that the schema rejects (each row carries one sample",
+    "  value per form, checked with ajv: acceptance, not behaviour), or a measured failure;",
     "- **not yet**: not recognized; the note names the capability it waits for, or says *missing* when it",
     "  belongs to a built capability.",
     "",
@@ -139,6 +172,7 @@ export function renderVocabularyMarkdown(entries: ReadonlyArray<VocabularyEntry>
     "",
     `Rows: ${rows.length} — implemented ${total.implemented}, partly ${total.partly}, not yet ${total["not yet"]}.`,
     `For the built capabilities (rows that wait for nothing): ${built.implemented + built.partly + built["not yet"]} — implemented ${built.implemented}, partly ${built.partly}, not yet ${built["not yet"]}.`,
+    `Waiting rows by capability: ${waitingCounts(rows)}.`,
     "",
     "| § | directive | position | status | note |",
     "| --- | --- | --- | --- | --- |",

@@ -24,6 +24,16 @@ export function validateDirectiveValue(d: Directive, value: unknown, path: KeyPa
   throw new FixtureSchemaInvalid(`'${name}' ${describe(err)}`, source.locate([...path, ...sub]));
 }
 
+/**
+ * Whether `schema` accepts `value`: null when it does, else what is wrong (as a fixture error
+ * would say it). For listings that check the forms a spec defines against a directive's schema.
+ */
+export function schemaRejects(schema: unknown, value: unknown): string | null {
+  if (schema === undefined || schema === true) return null;
+  const validate = ajv.compile(schema as object);
+  return validate(value) ? null : describe(mostSpecific(validate.errors ?? []));
+}
+
 /** Keywords that only summarize their branches' errors (`oneOf`: "must match exactly one schema"). */
 const SUMMARY = new Set(["oneOf", "anyOf", "if"]);
 

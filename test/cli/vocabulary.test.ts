@@ -115,11 +115,18 @@ describe("vocabulary model", () => {
     class LocalOrder {
       check(): void {}
     }
-    void [FinalState, State, LocalOrder];
+    @directive({ name: "outcome", at: "expected", home: "general" })
+    class Outcome {
+      readonly schema = { enum: ["completed", "errored"] };
+      check(): void {}
+    }
+    void [FinalState, State, LocalOrder, Outcome];
     const rows = new Map(inventory(reg).map((r) => [r.row.name, r]));
     expect(rows.size).to.equal(new Set(SEED_ROWS.map((r) => r.name)).size);
     expect(rows.get("final_state")).to.deep.include({ status: "implemented", note: "" });
-    expect(rows.get("outcome")).to.deep.include({ status: "not yet", note: "missing" });
+    expect(rows.get("outcome")!.status).to.equal("partly"); // a form §5 writes that the schema rejects
+    expect(rows.get("outcome")!.note).to.contain('rejects the form "suspended"');
+    expect(rows.get("error")).to.deep.include({ status: "not yet", note: "missing" });
     expect(rows.get("calls_llm")).to.deep.include({ status: "not yet", note: "waits for observability" });
     expect(rows.get("execution_order")!.status).to.equal("partly"); // a §5 directive known only in one directory
     expect(rows.get("execution_order")!.note).to.contain("recognized only under pipeline-utilities");
@@ -128,7 +135,8 @@ describe("vocabulary model", () => {
     expect(rows.get("state")!.status).to.equal("partly"); // the recorded record-type gap
     const real = vocabulary(reg, PROJECT);
     expect(real.map((e) => [e.name, e.positions])).to.deep.equal([
-      ["final_state", ["expected"]],
+      ["final_state", ["expected"]], // general first, by name; then each directory
+      ["outcome", ["expected"]],
       ["state", ["case", "subgraph"]],
       ["execution_order", ["expected"]],
     ]);
