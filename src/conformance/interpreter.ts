@@ -29,7 +29,7 @@ import {
   type RunContext,
   type SlotKey,
 } from "./directive.ts";
-import { isMapping, type CaseSpec } from "./fixture-model.ts";
+import { isMapping, STRUCTURAL_KEYS, type CaseSpec } from "./fixture-model.ts";
 import { InvocationPlan } from "./invocation-plan.ts";
 import { Observation } from "./observation.ts";
 import type { DirectiveRegistry } from "./registry.ts";
@@ -196,6 +196,7 @@ class CaseRun {
       .namesAt(position, this.spec.fixture.capability)
       .flatMap((n) => (typeof n !== "string" ? patternCandidates(key, n) : n === CAPTURE_LABEL ? [] : [n]));
     if (position === "expected") candidates.push(...this.labels);
+    if (position === "case") candidates.push(...META_KEYS, ...STRUCTURAL_KEYS); // keys the interpreter and fixture model handle
     return nearest(key, candidates);
   }
 

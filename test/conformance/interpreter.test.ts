@@ -149,6 +149,8 @@ describe("interpreter", () => {
     expect(elsewhere.message).to.not.contain("did you mean"); // local_only is not recognized under graph-engine
     const label = await run("value: 1\ncapture: greeting\nexpected: {greting: 'captured:greeting'}\n");
     expect(label.message).to.contain("(did you mean 'greeting'?)"); // a declared capture_as label
+    const gate = await run("value: 1\nrequires_capabilty: {x: true}\nexpected: {value: 1}\n");
+    expect(gate.message).to.contain("(did you mean 'requires_capability'?)"); // a key the interpreter handles itself
   });
 
   it("recognizes a per-directory directive only under its directory", async () => {
