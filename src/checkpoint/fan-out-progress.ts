@@ -210,7 +210,7 @@ export class ProgressEntry {
   snapshot(): FanOutProgressEntry {
     if (this.#snapshot !== undefined) return this.#snapshot;
     const instances = this.instances.snapshot();
-    return (this.#snapshot = Object.freeze({
+    const snap: FanOutProgressEntry = Object.freeze({
       namespace: this.namespace,
       fanOutNodeName: this.fanOutNodeName,
       instanceCount: this.instanceCount,
@@ -218,8 +218,27 @@ export class ProgressEntry {
       get instances() {
         return instances();
       },
-    }));
+    });
+    origins.set(snap, Object.freeze({ list: this.instances, version: instances.version }));
+    return (this.#snapshot = snap);
   }
+}
+
+/**
+ * @internal Where a saved entry's `instances` come from: one version of the tracker's list. Two
+ * snapshots of one fan-out share `list`; a backend that stores instances apart writes, for a
+ * later snapshot, only `list.changedBetween(storedVersion, version)` (O(changes), not O(N)).
+ */
+export interface InstancesOrigin {
+  readonly list: VersionedList<FanOutInstanceProgress>;
+  readonly version: number;
+}
+
+const origins = new WeakMap<FanOutProgressEntry, InstancesOrigin>();
+
+/** @internal the origin of an entry the recorder saved; undefined for any other entry object. */
+export function instancesOrigin(entry: FanOutProgressEntry): InstancesOrigin | undefined {
+  return origins.get(entry);
 }
 
 /** @internal the `fan_out_progress` of one checkpointing run. */

@@ -171,35 +171,58 @@ export function toRecordDocument(r: CheckpointRecord): CheckpointRecordDocument 
     last_saved_at: r.lastSavedAt,
   };
   if (r.fanOutProgress !== undefined) {
-    doc["fan_out_progress"] = r.fanOutProgress.map((e) => {
-      const out: Record<string, unknown> = {
-        namespace: e.namespace,
-        fan_out_node_name: e.fanOutNodeName,
-        instance_count: e.instanceCount,
-      };
-      if (e.enclosingFanOutLineage !== undefined) {
-        out["enclosing_fan_out_lineage"] = e.enclosingFanOutLineage.map((l) => ({
-          namespace: l.namespace,
-          fan_out_node_name: l.fanOutNodeName,
-          fan_out_index: l.fanOutIndex,
-        }));
-      }
-      out["instances"] = e.instances.map((i) => {
-        const inst: Record<string, unknown> = { state: i.state };
-        if ("result" in i) inst["result"] = i.result;
-        inst["result_is_error"] = i.resultIsError;
-        if (i.extraOutputs !== undefined) inst["extra_outputs"] = i.extraOutputs;
-        if (i.completedInnerPositions !== undefined) inst["completed_inner_positions"] = i.completedInnerPositions.map(positionToDoc);
-        return inst;
-      });
-      return out;
-    });
+    doc["fan_out_progress"] = r.fanOutProgress.map((e) => ({ ...fanOutHeaderToDoc(e), instances: e.instances.map(instanceToDoc) }));
   }
   if (r.nextStep !== undefined) doc["next_step"] = r.nextStep;
   if (r.graphName !== undefined) doc["graph_name"] = r.graphName;
   if (r.resumedFrom !== undefined) doc["resumed_from"] = r.resumedFrom;
   if (r.resumedBy !== undefined) doc["resumed_by"] = r.resumedBy;
   return doc as unknown as CheckpointRecordDocument;
+}
+
+/**
+ * @internal A record's document without its parts that grow with the run (`state`,
+ * `parent_states`, `completed_positions`, `fan_out_progress`): what a backend storing those apart
+ * keeps in the record row.
+ */
+export function recordHeaderToDoc(r: CheckpointRecord): Record<string, unknown> {
+  const doc: Record<string, unknown> = {
+    invocation_id: r.invocationId,
+    correlation_id: r.correlationId,
+    schema_version: r.schemaVersion,
+    last_saved_at: r.lastSavedAt,
+  };
+  if (r.nextStep !== undefined) doc["next_step"] = r.nextStep;
+  if (r.graphName !== undefined) doc["graph_name"] = r.graphName;
+  if (r.resumedFrom !== undefined) doc["resumed_from"] = r.resumedFrom;
+  return doc;
+}
+
+/** @internal a `fan_out_progress` entry's document without its `instances`. */
+export function fanOutHeaderToDoc(e: FanOutProgressEntry): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    namespace: e.namespace,
+    fan_out_node_name: e.fanOutNodeName,
+    instance_count: e.instanceCount,
+  };
+  if (e.enclosingFanOutLineage !== undefined) {
+    out["enclosing_fan_out_lineage"] = e.enclosingFanOutLineage.map((l) => ({
+      namespace: l.namespace,
+      fan_out_node_name: l.fanOutNodeName,
+      fan_out_index: l.fanOutIndex,
+    }));
+  }
+  return out;
+}
+
+/** @internal one fan-out instance's document. */
+export function instanceToDoc(i: FanOutInstanceProgress): Record<string, unknown> {
+  const inst: Record<string, unknown> = { state: i.state };
+  if ("result" in i) inst["result"] = i.result;
+  inst["result_is_error"] = i.resultIsError;
+  if (i.extraOutputs !== undefined) inst["extra_outputs"] = i.extraOutputs;
+  if (i.completedInnerPositions !== undefined) inst["completed_inner_positions"] = i.completedInnerPositions.map(positionToDoc);
+  return inst;
 }
 
 /** @internal one `completed_positions` entry in the spec's field names. */

@@ -29,19 +29,23 @@
  *   operation that hits it.
  * - Paused-invocation records (§10.15) belong in a different table: give each record type its own
  *   `table` name in the same file.
- * - **Saves cost what changed, not the whole history.** `completed_positions` grows by one entry per
- *   node, so a record rewritten whole on every save makes a long run's checkpointing quadratic.
- *   Positions live in a companion table `<table>_positions` (one row each); a save appends the new
- *   ones when the stored ones are a prefix of the record's — the case for every save of one run —
- *   and rewrites them otherwise (another writer, a different record, a first save in this
- *   process). The record row and its positions commit in one transaction.
+ * - **Saves cost what changed, not the whole record.** Between two saves of one run little
+ *   changes — one more completed position, one fan-out instance's progress — while the state stays
+ *   the same for a whole fan-out. The parts that grow with a run live apart from the record row
+ *   (`sqlite-parts.ts`): `completed_positions` in `<table>_positions` (appended), the save point
+ *   and each fan-out instance in `<table>_parts` (rewritten only when changed), so a save writes
+ *   O(what changed) bytes, not O(state + positions + instances). A row written by another
+ *   checkpointer (another process) gets every part rewritten on this one's next save. The record
+ *   row and its parts commit in one transaction. Rows written by older versions (everything
+ *   inline, or only the positions apart) still load.
  */
 import Database from "better-sqlite3";
 import { checkInvocationId, checkLimit, type Checkpointer, type CheckpointFilter, type CheckpointSummary } from "./checkpointer.ts";
 import { configureConnection, fileOf, isUnusableFileError, missingColumn, columnsOf } from "../sqlite/file.ts";
 import { CheckpointRecordInvalidError, CheckpointStoreCorruptError } from "./errors.ts";
-import { positionToDoc, type CheckpointRecord, type NodePosition } from "./record.ts";
-import { deserializeRecord, encodeValue, serializeRecord, type RecordEncoding } from "./serialization.ts";
+import { recordHeaderToDoc, type CheckpointRecord } from "./record.ts";
+import { deserializeRecord, encodeValue, type RecordEncoding } from "./serialization.ts";
+import { assembleRecord, SqliteRecordParts } from "./sqlite-parts.ts";
 
 /** Options of {@link SqliteCheckpointer}. */
 export interface SqliteCheckpointerOptions {
@@ -82,16 +86,6 @@ const RECORD_COLUMNS = [
   "record",
 ] as const;
 
-/** How many invocations' last-stored positions a checkpointer remembers (most recent saves). */
-const STORED_KEPT = 256;
-
-/** Are the first `prior.length` entries of `next` the very entries of `prior`? */
-function isPrefix(prior: readonly NodePosition[], next: readonly NodePosition[]): boolean {
-  if (prior.length > next.length) return false;
-  for (let i = 0; i < prior.length; i++) if (prior[i] !== next[i]) return false;
-  return true;
-}
-
 /** §10.13 the SQLite reference backend (see the module comment). */
 export class SqliteCheckpointer implements Checkpointer {
   readonly backendName = "sqlite";
@@ -104,16 +98,11 @@ export class SqliteCheckpointer implements Checkpointer {
   readonly #upsert: Database.Statement;
   readonly #select: Database.Statement;
   readonly #delete: Database.Statement;
-  readonly #storedCount: Database.Statement;
-  readonly #insertPosition: Database.Statement;
-  readonly #selectPositions: Database.Statement;
-  readonly #deletePositions: Database.Statement;
+  readonly #parts: SqliteRecordParts;
   readonly #write: (invocationId: string, record: CheckpointRecord) => void;
   readonly #writeIf: (invocationId: string, expected: number | null, record: CheckpointRecord) => boolean;
   readonly #savedAt: Database.Statement;
   readonly #readTx: (invocationId: string) => CheckpointRecord | undefined;
-  /** Per invocation: the positions this process last stored (what a next save may extend). */
-  readonly #stored = new Map<string, readonly NodePosition[]>();
 
   constructor(database: string | Database.Database, options: SqliteCheckpointerOptions = {}) {
     const table = options.table ?? "openarmature_checkpoints";
@@ -154,47 +143,38 @@ export class SqliteCheckpointer implements Checkpointer {
            record TEXT NOT NULL
          );
          CREATE INDEX IF NOT EXISTS "${table}_correlation" ON "${table}" (correlation_id);
-         CREATE INDEX IF NOT EXISTS "${table}_saved" ON "${table}" (last_saved_at);
-         CREATE TABLE IF NOT EXISTS "${table}_positions" (
-           invocation_id TEXT NOT NULL,
-           seq INTEGER NOT NULL,
-           position TEXT NOT NULL,
-           PRIMARY KEY (invocation_id, seq)
-         ) WITHOUT ROWID;`,
+         CREATE INDEX IF NOT EXISTS "${table}_saved" ON "${table}" (last_saved_at);`,
       );
-      // A table written before positions moved out: its rows keep their positions inline.
-      const columns = db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[];
-      if (!columns.some((c) => c.name === "positions_apart")) {
+      // A table written before positions / the other parts moved out: its rows keep them inline.
+      const columns = columnsOf(db, table);
+      const added = (name: string, type: string): void => {
+        if (columns.includes(name)) return;
         try {
-          db.exec(`ALTER TABLE "${table}" ADD COLUMN positions_apart INTEGER NOT NULL DEFAULT 0`);
+          db.exec(`ALTER TABLE "${table}" ADD COLUMN ${name} ${type}`);
         } catch (e) {
-          if (!columnsOf(db, table).includes("positions_apart")) throw e; // else: another process added it first
+          if (!columnsOf(db, table).includes(name)) throw e; // else: another process added it first
         }
-      }
+      };
+      added("positions_apart", "INTEGER NOT NULL DEFAULT 0");
+      added("parts_apart", "INTEGER NOT NULL DEFAULT 0");
+      added("writer", "TEXT");
+      this.#parts = new SqliteRecordParts(db, table, encoding);
       this.#upsert = db.prepare(
         `INSERT INTO "${table}" (invocation_id, correlation_id, graph_name, schema_version, last_saved_at,
-           completed_node_count, resumed_from, fan_out_in_flight, encoding, record, positions_apart)
+           completed_node_count, resumed_from, fan_out_in_flight, encoding, record, positions_apart, parts_apart, writer)
          VALUES (@invocation_id, @correlation_id, @graph_name, @schema_version, @last_saved_at,
-           @completed_node_count, @resumed_from, @fan_out_in_flight, @encoding, @record, 1)
+           @completed_node_count, @resumed_from, @fan_out_in_flight, @encoding, @record, 1, 1, @writer)
          ON CONFLICT (invocation_id) DO UPDATE SET
            correlation_id = excluded.correlation_id, graph_name = excluded.graph_name,
            schema_version = excluded.schema_version, last_saved_at = excluded.last_saved_at,
            completed_node_count = excluded.completed_node_count, resumed_from = excluded.resumed_from,
            fan_out_in_flight = excluded.fan_out_in_flight, encoding = excluded.encoding, record = excluded.record,
-           positions_apart = 1`,
+           positions_apart = 1, parts_apart = 1, writer = excluded.writer`,
       );
       this.#select = db.prepare(
-        `SELECT encoding, record, positions_apart, completed_node_count FROM "${table}" WHERE invocation_id = ?`,
+        `SELECT encoding, record, positions_apart, parts_apart, completed_node_count FROM "${table}" WHERE invocation_id = ?`,
       );
       this.#delete = db.prepare(`DELETE FROM "${table}" WHERE invocation_id = ?`);
-      this.#storedCount = db.prepare(
-        `SELECT completed_node_count AS n FROM "${table}" WHERE invocation_id = ? AND positions_apart = 1`,
-      );
-      this.#insertPosition = db.prepare(`INSERT INTO "${table}_positions" (invocation_id, seq, position) VALUES (?, ?, ?)`);
-      this.#selectPositions = db.prepare(
-        `SELECT position FROM "${table}_positions" WHERE invocation_id = ? AND seq < ? ORDER BY seq`,
-      );
-      this.#deletePositions = db.prepare(`DELETE FROM "${table}_positions" WHERE invocation_id = ?`);
       this.#savedAt = db.prepare(`SELECT last_saved_at AS t FROM "${table}" WHERE invocation_id = ?`);
       // Writes take the write lock up front (BEGIN IMMEDIATE): see src/sqlite/file.ts.
       this.#write = db.transaction((invocationId: string, record: CheckpointRecord) => this.#writeRecord(invocationId, record)).immediate;
@@ -221,7 +201,7 @@ export class SqliteCheckpointer implements Checkpointer {
     try {
       this.#write(invocationId, record);
     } catch (e) {
-      this.#stored.delete(invocationId); // the transaction rolled back: trust nothing cached
+      this.#parts.forget(invocationId); // the transaction rolled back: trust nothing cached
       throw this.#unusable(e, `saving "${invocationId}"`);
     }
   }
@@ -237,38 +217,27 @@ export class SqliteCheckpointer implements Checkpointer {
     try {
       return this.#writeIf(invocationId, expected, record);
     } catch (e) {
-      this.#stored.delete(invocationId);
+      this.#parts.forget(invocationId);
       throw this.#unusable(e, `saving "${invocationId}"`);
     }
   }
 
-  /** One save, inside a transaction: append (or rewrite) the positions, upsert the record row. */
+  /** One save, inside a transaction: write the parts that changed, upsert the record row. */
   #writeRecord(invocationId: string, record: CheckpointRecord): void {
-    const positions = record.completedPositions;
-    const text = serializeRecord({ ...record, completedPositions: [] }, this.encoding);
-    const prior = this.#stored.get(invocationId);
-    const stored = (this.#storedCount.get(invocationId) as { n: number } | undefined)?.n;
-    let from = 0;
-    if (prior !== undefined && stored === prior.length && isPrefix(prior, positions)) from = prior.length;
-    else this.#deletePositions.run(invocationId);
-    for (let i = from; i < positions.length; i++) {
-      this.#insertPosition.run(invocationId, i, JSON.stringify(encodeValue(positionToDoc(positions[i]!), this.encoding, `record.completed_positions[${i}]`)));
-    }
+    const writer = this.#parts.write(invocationId, record);
     this.#upsert.run({
       invocation_id: invocationId,
       correlation_id: record.correlationId,
       graph_name: record.graphName ?? null,
       schema_version: record.schemaVersion,
       last_saved_at: record.lastSavedAt,
-      completed_node_count: positions.length,
+      completed_node_count: record.completedPositions.length,
       resumed_from: record.resumedFrom ?? null,
       fan_out_in_flight: (record.fanOutProgress?.length ?? 0) > 0 ? 1 : 0,
       encoding: this.encoding,
-      record: text,
+      record: JSON.stringify(encodeValue(recordHeaderToDoc(record), this.encoding, "record")),
+      writer,
     });
-    this.#stored.delete(invocationId);
-    this.#stored.set(invocationId, positions);
-    if (this.#stored.size > STORED_KEPT) this.#stored.delete(this.#stored.keys().next().value!);
   }
 
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {
@@ -282,20 +251,21 @@ export class SqliteCheckpointer implements Checkpointer {
 
   #read(invocationId: string): CheckpointRecord | undefined {
     const row = this.#select.get(invocationId) as
-      | { encoding: string; record: string; positions_apart: number; completed_node_count: number }
+      | { encoding: string; record: string; positions_apart: number; parts_apart: number; completed_node_count: number }
       | undefined;
     if (row === undefined) return undefined;
     if (row.encoding !== "tagged" && row.encoding !== "json") {
       throw new CheckpointRecordInvalidError(`stored record of "${invocationId}" has unknown encoding ${JSON.stringify(row.encoding)}`);
     }
     if (row.positions_apart === 0) return deserializeRecord(row.record, row.encoding);
-    const positions = (this.#selectPositions.all(invocationId, row.completed_node_count) as { position: string }[]).map((p) => p.position);
-    if (positions.length !== row.completed_node_count) {
+    const parts = this.#parts.read(invocationId, row.completed_node_count);
+    if (row.parts_apart !== 0) return assembleRecord(invocationId, row.record, row.encoding, row.completed_node_count, parts);
+    if (parts.positions.length !== row.completed_node_count) {
       throw new CheckpointRecordInvalidError(
-        `stored record of "${invocationId}" has ${positions.length} of its ${row.completed_node_count} completed positions`,
+        `stored record of "${invocationId}" has ${parts.positions.length} of its ${row.completed_node_count} completed positions`,
       );
     }
-    return deserializeRecord(row.record, row.encoding, positions);
+    return deserializeRecord(row.record, row.encoding, parts.positions);
   }
 
   async list(filter?: CheckpointFilter): Promise<readonly CheckpointSummary[]> {
@@ -336,11 +306,10 @@ export class SqliteCheckpointer implements Checkpointer {
 
   async delete(invocationId: string): Promise<void> {
     checkInvocationId(invocationId);
-    this.#stored.delete(invocationId);
     try {
       this.database.transaction(() => {
         this.#delete.run(invocationId);
-        this.#deletePositions.run(invocationId);
+        this.#parts.delete(invocationId);
       }).immediate();
     } catch (e) {
       throw this.#unusable(e, `deleting "${invocationId}"`);

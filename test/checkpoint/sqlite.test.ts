@@ -3,7 +3,7 @@ import { expect } from "chai";
 import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CheckpointRecordInvalidError, SqliteCheckpointer, withCheckpointer } from "../../src/checkpoint/index.ts";
+import { CheckpointRecordInvalidError, serializeRecord, SqliteCheckpointer, withCheckpointer } from "../../src/checkpoint/index.ts";
 import { chain, flaky, rejection, tempDir } from "./helpers.ts";
 import { record } from "./shared/protocol.ts";
 
@@ -62,7 +62,15 @@ describe("checkpoint/sqlite: SqliteCheckpointer", () => {
     runs.close();
     expect(db.open).to.equal(true);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-    expect(tables.map((t) => t.name)).to.deep.equal(["app", "paused_invocations", "paused_invocations_positions", "runs", "runs_positions"]);
+    expect(tables.map((t) => t.name)).to.deep.equal([
+      "app",
+      "paused_invocations",
+      "paused_invocations_parts",
+      "paused_invocations_positions",
+      "runs",
+      "runs_parts",
+      "runs_positions",
+    ]);
     db.close();
   });
 
@@ -71,7 +79,10 @@ describe("checkpoint/sqlite: SqliteCheckpointer", () => {
     await cp.save("i", record("i", { state: { list: [1, { a: "b" }] } }));
     const row = cp.database.prepare("SELECT encoding, record FROM openarmature_checkpoints").get() as { encoding: string; record: string };
     expect(row.encoding).to.equal("json");
-    expect(JSON.parse(row.record)).to.deep.include({ invocation_id: "i", state: { list: [1, { a: "b" }] } });
+    expect(JSON.parse(row.record)).to.deep.include({ invocation_id: "i" });
+    // The state is stored apart from the record row (part 0, slot 0), as plain JSON too.
+    const state = cp.database.prepare("SELECT doc FROM openarmature_checkpoints_parts WHERE part = 0 AND slot = 0").pluck().get() as string;
+    expect(JSON.parse(state)).to.deep.equal({ list: [1, { a: "b" }] });
     await rejection(cp.save("j", record("j", { state: { m: new Map() } })));
     expect(await cp.load("j")).to.equal(undefined);
     cp.close();
@@ -110,12 +121,14 @@ describe("checkpoint/sqlite: SqliteCheckpointer", () => {
     const path = join(tmp.dir, "legacy.db");
     const cp = new SqliteCheckpointer(path);
     await cp.save("i", record("i"));
-    const { record: text } = cp.database.prepare("SELECT record FROM openarmature_checkpoints").get() as { record: string };
-    const doc = JSON.parse(text) as Record<string, unknown>;
+    const doc = JSON.parse(serializeRecord(record("i", { state: { n: 5 } }))) as Record<string, unknown>;
     doc["completed_positions"] = [{ namespace: [], node_name: "inline", step: 0, attempt_index: 0 }];
-    cp.database.prepare("UPDATE openarmature_checkpoints SET record = ?, positions_apart = 0").run(JSON.stringify(doc));
+    cp.database.prepare("UPDATE openarmature_checkpoints SET record = ?, positions_apart = 0, parts_apart = 0").run(JSON.stringify(doc));
     cp.database.prepare("DELETE FROM openarmature_checkpoints_positions").run();
-    expect((await cp.load("i"))!.completedPositions.map((p) => p.nodeName)).to.deep.equal(["inline"]);
+    cp.database.prepare("DELETE FROM openarmature_checkpoints_parts").run();
+    const loaded = (await cp.load("i"))!;
+    expect(loaded.completedPositions.map((p) => p.nodeName)).to.deep.equal(["inline"]);
+    expect(loaded.state).to.deep.equal({ n: 5 });
     cp.close();
     // A table created before the column existed gains it.
     const db = new Database(join(tmp.dir, "old.db"));
