@@ -18,11 +18,23 @@
  * A step is one item (one worker run). Before anything is timed, each factory runs the same graph
  * once over 64 items with a worker that parks on `setImmediate`, and checks that exactly 16 workers
  * were in flight at the peak (the cap is honored and reached) — a {@link VerificationError} otherwise.
+ *
+ * With `{ checkpoint: "sqlite" }` (the `checkpoint-fan-out-*` scenarios) the same fan-out runs
+ * durably checkpointed to a SQLite file (WAL + `synchronous = FULL`, checked before timing, as in
+ * `checkpoint-sqlite`): ours `withCheckpointer(graph, new SqliteCheckpointer(file))` (a save per
+ * completed event and per instance contribution, §10.11 — ~2 per item); LangGraph
+ * `compile({ checkpointer: new SqliteSaver(db) })` invoked with `durability: "sync"` and a fresh
+ * `thread_id` (its task writes per `Send` task, a checkpoint per superstep); the floor inserts
+ * `(run, index, result)` per completed item with a prepared statement (one transaction each). A
+ * unit then also returns `saved`: the length of `results` read back from the backend after the
+ * invocation (`load()` / `getTuple()` / `SELECT count(*)`).
  */
 import { setMaxListeners } from "node:events";
 import { Annotation, END as LG_END, Send, START as LG_START, StateGraph } from "@langchain/langgraph";
+import { SqliteCheckpointer, withCheckpointer } from "../../src/checkpoint/index.ts";
 import { append, defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
 import { fanOut } from "../../src/pipeline/index.ts";
+import { checkDurability, CP_SQLITE_SYNCHRONOUS, langgraphSaver, openDb, tempDb } from "./checkpoint-common.ts";
 import type { Workload } from "./types.ts";
 import { VerificationError } from "./verify.ts";
 
@@ -37,10 +49,19 @@ export function fanOutItems(n: number): number[] {
 export interface FanOutUnitResult {
   readonly items: number;
   readonly results: readonly number[];
+  /** Checkpointed runs: `results.length` in the state read back from the backend. */
+  readonly saved?: number;
 }
 
-export function expectedFanOut(n: number): FanOutUnitResult {
-  return { items: n, results: fanOutItems(n).map((x) => x * 2) };
+/** How the fan-out is run: plain, or durably checkpointed to SQLite. */
+export interface FanOutOptions {
+  readonly checkpoint?: "sqlite";
+  /** The scenario name used in setup-check errors. */
+  readonly scenario?: string;
+}
+
+export function expectedFanOut(n: number, options: FanOutOptions = {}): FanOutUnitResult {
+  return { items: n, results: fanOutItems(n).map((x) => x * 2), ...(options.checkpoint ? { saved: n } : {}) };
 }
 
 /**
@@ -75,18 +96,29 @@ async function checkConcurrency(impl: string, probeRef: { current: Probe | undef
 }
 
 /** `items` for the timed unit and (optionally) the smaller warm-up unit. */
-function workload(run: (items: number[]) => Promise<FanOutUnitResult>, n: number, warmupN: number | undefined): Workload {
+function workload(run: (items: number[]) => Promise<FanOutUnitResult>, n: number, warmupN: number | undefined, dispose?: () => void): Workload {
   const items = fanOutItems(n);
   const warmupItems = warmupN === undefined ? undefined : fanOutItems(warmupN);
   return {
     run: () => run(items),
     ...(warmupItems ? { warmup: () => run(warmupItems) } : {}),
+    ...(dispose ? { dispose } : {}),
   };
+}
+
+/** Run `setup` (which may throw); on a throw, release what was opened and rethrow. */
+function guarded<T>(setup: () => T, release: () => void): T {
+  try {
+    return setup();
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 // ---------------------------------------------------------------------------------------- ours
 
-export async function oursFanOut(n: number, warmupN?: number): Promise<Workload> {
+export async function oursFanOut(n: number, warmupN?: number, options: FanOutOptions = {}): Promise<Workload> {
   const probe: { current: Probe | undefined } = { current: undefined };
   const Item = defineState({ x: field.int().default(0), result: field.int().default(0) });
   const worker = new GraphBuilder(Item)
@@ -109,6 +141,20 @@ export async function oursFanOut(n: number, warmupN?: number): Promise<Workload>
     .addEdge("fan", END)
     .setEntry("fan")
     .compile({ name: "fan-out" });
+  if (options.checkpoint === "sqlite") {
+    const db = tempDb("ours");
+    const cp = guarded(() => new SqliteCheckpointer(db.file, { synchronous: CP_SQLITE_SYNCHRONOUS }), db.remove);
+    const dispose = (): void => (cp.close(), db.remove());
+    guarded(() => checkDurability("ours", cp.database, options.scenario), dispose);
+    const runner = withCheckpointer(graph, cp);
+    const run = async (items: number[]): Promise<FanOutUnitResult> => {
+      const { state, invocationId } = await runner.invoke({ items });
+      const saved = (await cp.load(invocationId))?.state["results"] as readonly number[] | undefined;
+      return { items: state.items.length, results: state.results, saved: saved?.length ?? -1 };
+    };
+    await checkConcurrency("ours", probe, run).catch((e: unknown) => (dispose(), Promise.reject(e)));
+    return workload(run, n, warmupN, dispose);
+  }
   const run = async (items: number[]): Promise<FanOutUnitResult> => {
     const { state } = await graph.invoke({ items });
     return { items: state.items.length, results: state.results };
@@ -119,7 +165,9 @@ export async function oursFanOut(n: number, warmupN?: number): Promise<Workload>
 
 // ----------------------------------------------------------------------------------- LangGraph
 
-export async function langgraphFanOut(n: number, warmupN?: number): Promise<Workload> {
+let lgThreads = 0;
+
+export async function langgraphFanOut(n: number, warmupN?: number, options: FanOutOptions = {}): Promise<Workload> {
   // LangGraph adds one abort listener per running task to the run's shared AbortSignal; with 16
   // tasks in flight Node warns about a possible leak (> 10 listeners). Raise the default for
   // EventTargets so the warning does not clutter the output (it changes nothing else).
@@ -137,11 +185,23 @@ export async function langgraphFanOut(n: number, warmupN?: number): Promise<Work
       return { results: [x * 2] };
     })
     .addConditionalEdges(LG_START, (s) => s.items.map((x) => new Send("worker", { x })))
-    .addEdge("worker", LG_END)
-    .compile();
+    .addEdge("worker", LG_END);
+  if (options.checkpoint === "sqlite") {
+    const { saver, dispose } = langgraphSaver("sqlite", options.scenario);
+    const compiled = graph.compile({ checkpointer: saver });
+    const run = async (items: number[]): Promise<FanOutUnitResult> => {
+      const configurable = { thread_id: `bench-fan-out-${lgThreads++}` };
+      const state = await compiled.invoke({ items }, { maxConcurrency: FAN_OUT_CONCURRENCY, durability: "sync", configurable });
+      const saved = (await saver.getTuple({ configurable }))?.checkpoint.channel_values["results"] as readonly number[] | undefined;
+      return { items: state.items.length, results: state.results, saved: saved?.length ?? -1 };
+    };
+    await checkConcurrency("LangGraph", probe, run).catch((e: unknown) => (dispose(), Promise.reject(e)));
+    return workload(run, n, warmupN, dispose);
+  }
+  const compiled = graph.compile();
   const config = { maxConcurrency: FAN_OUT_CONCURRENCY };
   const run = async (items: number[]): Promise<FanOutUnitResult> => {
-    const state = await graph.invoke({ items }, config);
+    const state = await compiled.invoke({ items }, config);
     return { items: state.items.length, results: state.results };
   };
   await checkConcurrency("LangGraph", probe, run);
@@ -150,13 +210,16 @@ export async function langgraphFanOut(n: number, warmupN?: number): Promise<Work
 
 // --------------------------------------------------------------------------------------- floor
 
-export async function floorFanOut(n: number, warmupN?: number): Promise<Workload> {
+let floorRuns = 0;
+
+export async function floorFanOut(n: number, warmupN?: number, options: FanOutOptions = {}): Promise<Workload> {
   const probe: { current: Probe | undefined } = { current: undefined };
   const work = async (x: number): Promise<number> => {
     if (probe.current) await park(probe.current);
     return x * 2;
   };
-  const run = async (items: number[]): Promise<FanOutUnitResult> => {
+  /** The pool; `done(i, result)` runs per completed item (where the checkpointed floor saves it). */
+  const pool = async (items: number[], done?: (i: number, result: number) => void): Promise<number[]> => {
     const count = items.length;
     const results = new Array<number>(count);
     let next = 0;
@@ -164,13 +227,33 @@ export async function floorFanOut(n: number, warmupN?: number): Promise<Workload
       while (next < count) {
         const i = next++;
         results[i] = await work(items[i]!);
+        done?.(i, results[i]!);
       }
     };
     const loops: Promise<void>[] = [];
     for (let k = 0; k < Math.min(FAN_OUT_CONCURRENCY, count); k++) loops.push(loop());
     await Promise.all(loops);
-    return { items: count, results };
+    return results;
   };
+  if (options.checkpoint === "sqlite") {
+    const file = tempDb("floor");
+    const db = guarded(() => openDb(file.file), file.remove);
+    const dispose = (): void => (db.close(), file.remove());
+    guarded(() => {
+      checkDurability("floor", db, options.scenario);
+      db.exec("CREATE TABLE IF NOT EXISTS results (run TEXT NOT NULL, idx INTEGER NOT NULL, result INTEGER NOT NULL, PRIMARY KEY (run, idx))");
+    }, dispose);
+    const insert = db.prepare("INSERT INTO results (run, idx, result) VALUES (?, ?, ?)");
+    const count = db.prepare("SELECT count(*) FROM results WHERE run = ?").pluck();
+    const run = async (items: number[]): Promise<FanOutUnitResult> => {
+      const id = `floor-fan-out-${floorRuns++}`;
+      const results = await pool(items, (i, result) => void insert.run(id, i, result));
+      return { items: items.length, results, saved: count.get(id) as number };
+    };
+    await checkConcurrency("floor", probe, run).catch((e: unknown) => (dispose(), Promise.reject(e)));
+    return workload(run, n, warmupN, dispose);
+  }
+  const run = async (items: number[]): Promise<FanOutUnitResult> => ({ items: items.length, results: await pool(items) });
   await checkConcurrency("floor", probe, run);
   return workload(run, n, warmupN);
 }

@@ -44,11 +44,15 @@ const STORED_KEPT = 256;
 const SAVE_POINT = 0;
 const HEADER_SLOT = -1;
 
-/** One stored fan-out entry: its part number and what it was stored from. */
+/**
+ * One stored fan-out entry: its part number and what it was stored from (held weakly, like the
+ * states below: the cache must not keep a finished run's state or instances alive; a collected
+ * object just means the next save of that invocation rewrites the part).
+ */
 interface StoredEntry {
   readonly part: number;
-  readonly entry: FanOutProgressEntry;
-  readonly list: object | undefined;
+  readonly entry: WeakRef<FanOutProgressEntry>;
+  readonly list: WeakRef<object> | undefined;
   readonly version: number;
 }
 
@@ -56,8 +60,8 @@ interface StoredEntry {
 interface Stored {
   readonly writer: string;
   readonly positions: readonly NodePosition[];
-  readonly state: object;
-  readonly parentStates: readonly object[];
+  readonly state: WeakRef<object>;
+  readonly parentStates: readonly WeakRef<object>[];
   readonly entries: readonly StoredEntry[];
   readonly nextPart: number;
 }
@@ -73,12 +77,11 @@ function isPrefix(prior: readonly NodePosition[], next: readonly NodePosition[])
  * Is `next` the very object stored before, and frozen (so it cannot have changed since)? The
  * engine's states and the recorder's records are frozen; a caller's mutable object is rewritten.
  */
-function unchanged(prior: object, next: object): boolean {
-  return prior === next && Object.isFrozen(next);
+function unchanged(prior: WeakRef<object>, next: object): boolean {
+  return prior.deref() === next && Object.isFrozen(next);
 }
 
-/** `prior` is a copy of the list stored before (the caller may reuse its array). */
-function sameStates(prior: readonly object[], next: readonly object[]): boolean {
+function sameStates(prior: readonly WeakRef<object>[], next: readonly object[]): boolean {
   return prior.length === next.length && prior.every((x, i) => unchanged(x, next[i]!));
 }
 
@@ -164,7 +167,9 @@ export class SqliteRecordParts {
     }
 
     const { entries, nextPart } = this.#writeFanOut(invocationId, record.fanOutProgress ?? [], prior);
-    this.#stored.set(invocationId, { writer, positions, state: record.state, parentStates: [...record.parentStates], entries, nextPart });
+    const state = new WeakRef(record.state);
+    const parentStates = record.parentStates.map((p) => new WeakRef(p));
+    this.#stored.set(invocationId, { writer, positions, state, parentStates, entries, nextPart });
     if (this.#stored.size > STORED_KEPT) this.#stored.delete(this.#stored.keys().next().value!);
     return writer;
   }
@@ -182,19 +187,19 @@ export class SqliteRecordParts {
       const entry = progress[k]!;
       const origin = instancesOrigin(entry);
       const trusted = origin !== undefined || (Object.isFrozen(entry) && Object.isFrozen(entry.instances));
-      const same = trusted ? before.find((s) => s.entry === entry && !kept.has(s)) : undefined;
+      const same = trusted ? before.find((s) => s.entry.deref() === entry && !kept.has(s)) : undefined;
       if (same !== undefined) {
         kept.add(same);
         out.push(same);
         continue;
       }
-      const older = origin && before.find((s) => s.list === origin.list && s.version <= origin.version && !kept.has(s));
+      const older = origin && before.find((s) => s.list?.deref() === origin.list && s.version <= origin.version && !kept.has(s));
       if (older !== undefined && origin !== undefined) {
         kept.add(older);
         for (const i of origin.list.changedBetween(older.version, origin.version)) {
-          this.#putInstance(invocationId, older.part, i, origin.list.at(i, origin.version) as FanOutInstanceProgress, k);
+          this.#putInstance(invocationId, older.part, i, origin.list.at(i, origin.version), k);
         }
-        out.push({ part: older.part, entry, list: origin.list, version: origin.version });
+        out.push({ part: older.part, entry: new WeakRef(entry), list: older.list, version: origin.version });
         continue;
       }
       out.push(this.#putEntry(invocationId, nextPart++, entry, k));
@@ -215,7 +220,7 @@ export class SqliteRecordParts {
     this.#putPart.run(invocationId, part, HEADER_SLOT, this.#text(fanOutHeaderToDoc(entry), `record.fan_out_progress[${k}]`));
     const instances = entry.instances;
     for (let i = 0; i < instances.length; i++) this.#putInstance(invocationId, part, i, instances[i]!, k);
-    return { part, entry, list: origin?.list, version: origin?.version ?? 0 };
+    return { part, entry: new WeakRef(entry), list: origin && new WeakRef(origin.list), version: origin?.version ?? 0 };
   }
 
   #putInstance(invocationId: string, part: number, i: number, instance: FanOutInstanceProgress, k: number): void {

@@ -96,6 +96,7 @@ export class SqliteCheckpointer implements Checkpointer {
   readonly encoding: RecordEncoding;
   readonly #owned: boolean;
   readonly #upsert: Database.Statement;
+  readonly #update: Database.Statement;
   readonly #select: Database.Statement;
   readonly #delete: Database.Statement;
   readonly #parts: SqliteRecordParts;
@@ -171,6 +172,14 @@ export class SqliteCheckpointer implements Checkpointer {
            fan_out_in_flight = excluded.fan_out_in_flight, encoding = excluded.encoding, record = excluded.record,
            positions_apart = 1, parts_apart = 1, writer = excluded.writer`,
       );
+      // The usual save of a run: only these columns change, so the correlation index is not touched.
+      this.#update = db.prepare(
+        `UPDATE "${table}" SET last_saved_at = @last_saved_at, completed_node_count = @completed_node_count,
+           fan_out_in_flight = @fan_out_in_flight, record = @record, writer = @writer
+         WHERE invocation_id = @invocation_id AND correlation_id = @correlation_id AND graph_name IS @graph_name
+           AND schema_version = @schema_version AND resumed_from IS @resumed_from AND encoding = @encoding
+           AND positions_apart = 1 AND parts_apart = 1`,
+      );
       this.#select = db.prepare(
         `SELECT encoding, record, positions_apart, parts_apart, completed_node_count FROM "${table}" WHERE invocation_id = ?`,
       );
@@ -225,7 +234,7 @@ export class SqliteCheckpointer implements Checkpointer {
   /** One save, inside a transaction: write the parts that changed, upsert the record row. */
   #writeRecord(invocationId: string, record: CheckpointRecord): void {
     const writer = this.#parts.write(invocationId, record);
-    this.#upsert.run({
+    const row = {
       invocation_id: invocationId,
       correlation_id: record.correlationId,
       graph_name: record.graphName ?? null,
@@ -237,7 +246,8 @@ export class SqliteCheckpointer implements Checkpointer {
       encoding: this.encoding,
       record: JSON.stringify(encodeValue(recordHeaderToDoc(record), this.encoding, "record")),
       writer,
-    });
+    };
+    if (this.#update.run(row).changes === 0) this.#upsert.run(row);
   }
 
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {
