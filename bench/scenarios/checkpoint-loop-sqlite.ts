@@ -18,9 +18,9 @@ export default defineScenario({
   description: `one invocation of a ${fmt(1_000)}-iteration loop appending to a history list, a SQLite checkpointer saving after every step (ours SqliteCheckpointer, LangGraph SqliteSaver; WAL, synchronous=FULL)`,
   notes: [
     `checkpoint-loop-sqlite: the checkpoint-loop-memory loop (${fmt(1_000)} iterations, ${fmt(200)} with --quick) saving durably after every step; WAL + synchronous=FULL on all three connections, checked before timing, temp files under os.tmpdir() (${tmpdirFilesystem()}). ` +
-      `Ours upserts the record row and appends only the step's new completed position to its <table>_positions side table (one transaction), instead of rewriting the whole positions list, which grows by one per step; ` +
+      `Ours updates the record row, rewrites the state row and appends only the step's new completed position to its <table>_positions side table (one transaction), instead of rewriting the whole positions list, which grows by one per step; ` +
       `LangGraph's SqliteSaver inserts the step's pending writes and a new checkpoint row holding the full serialized channel values (history included), keeping every checkpoint; the floor upserts JSON.stringify(state). ` +
-      `The state — history included — is re-encoded on every save by all three (ours' record row, LangGraph's checkpoint, the floor's JSON), so that part grows with the history everywhere; the fsync per transaction dominates at this length. ` +
+      `The state — history included — is re-encoded on every save by all three (ours' state row, LangGraph's checkpoint, the floor's JSON), so that part grows with the history everywhere; the fsync per transaction dominates at this length. ` +
       `Warm-up: short invocations (${fmt(100)} iterations; ${fmt(20)} quick). Verified per unit as in checkpoint-loop-memory (the saved state read back with load() / getTuple() / SELECT).`,
   ],
   plan: (ctx) => {

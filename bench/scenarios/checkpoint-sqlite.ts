@@ -15,7 +15,7 @@ export default defineScenario({
   description: `checkpoint-none + a SQLite checkpointer saving after every node (ours SqliteCheckpointer, LangGraph SqliteSaver; WAL, synchronous=FULL)`,
   notes: [
     `checkpoint-sqlite: all three databases are journal_mode=WAL, synchronous=FULL (ours' default; LangGraph's SqliteSaver sets only WAL, so its connection is opened here and set to FULL — better-sqlite3's default is FULL as well), checked on the connections before timing; temp files under os.tmpdir() (${tmpdirFilesystem()}). ` +
-      `Per node, ours upserts one row (the latest record, JSON-encoded, one transaction = one WAL fsync); LangGraph inserts the node's pending writes (one transaction) and a new checkpoint row (another), keeping the full history — about 2 fsyncs per node, plus the input and __start__ checkpoints once per invocation; the floor upserts JSON.stringify(state) (1 fsync). better-sqlite3 is synchronous, so a save blocks the event loop in all three.`,
+      `Per node, ours updates the record row, rewrites the state row and appends one position row (JSON-encoded, one transaction = one WAL fsync); LangGraph inserts the node's pending writes (one transaction) and a new checkpoint row (another), keeping the full history — about 2 fsyncs per node, plus the input and __start__ checkpoints once per invocation; the floor upserts JSON.stringify(state) (1 fsync). better-sqlite3 is synchronous, so a save blocks the event loop in all three.`,
   ],
   plan: ({ quick }) => ({
     stepsPerUnit: CP_INVOCATIONS_PER_UNIT * CP_NODES,

@@ -91,6 +91,37 @@ describe("checkpoint/sqlite-parts: saves write what changed", () => {
     cp.close();
   });
 
+  it("a fan-out that failed part-way resumes from the delta-written rows in another checkpointer on the file", async () => {
+    const path = join(tmp.dir, "resume.db");
+    const ran: number[] = [];
+    let failAt: number | undefined = 37;
+    const flakyWorker = single({ x: { type: "int", default: 0 }, result: { type: "int", default: 0 } }, "double", (s) => {
+      const x = s["x"] as number;
+      ran.push(x);
+      if (x === failAt) throw new Error(`item ${x} failed`);
+      return { result: x * 2 };
+    });
+    const g = chain({ items: { type: "list<int>", default: [] }, results: { type: "list<int>", reducer: "append", default: [] } }, [
+      ["fan", fanOut({ subgraph: flakyWorker, itemsField: "items", itemField: "x", collectField: "result", targetField: "results", concurrency: 4 })],
+    ]);
+    const items = Array.from({ length: 60 }, (_, i) => i);
+    const first = new SqliteCheckpointer(path);
+    const id = (await rejection(withCheckpointer(g, first).invoke({ items })))["invocationId"] as string;
+    first.close();
+    const completedBefore = new Set(ran.filter((x) => x !== 37));
+    failAt = undefined;
+    ran.length = 0;
+    const second = new SqliteCheckpointer(path);
+    const saved = (await second.load(id))!;
+    const done = saved.fanOutProgress![0]!.instances.flatMap((inst, i) => (inst.state === "completed" ? [i] : []));
+    expect(done.length).to.be.greaterThan(0);
+    expect(done.every((i) => completedBefore.has(i))).to.equal(true);
+    const r = await withCheckpointer(g, second).resume(id);
+    expect(r.state["results"]).to.deep.equal(items.map((x) => x * 2));
+    expect(ran.sort((a, b) => a - b)).to.deep.equal(items.filter((x) => !done.includes(x)));
+    second.close();
+  });
+
   it("a record built by hand round-trips through delta saves: entries added, changed, reordered, removed", async () => {
     const cp = new SqliteCheckpointer(join(tmp.dir, "hand.db"));
     const a0 = entry("a", [instance("not_started"), instance("not_started")]);
