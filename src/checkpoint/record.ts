@@ -162,21 +162,14 @@ export interface CheckpointRecordDocument {
 /** Render a record in the spec's field names (values are shared, not copied). */
 export function toRecordDocument(r: CheckpointRecord): CheckpointRecordDocument {
   const doc: Record<string, unknown> = {
-    invocation_id: r.invocationId,
-    correlation_id: r.correlationId,
+    ...recordHeaderToDoc(r),
     state: r.state,
     completed_positions: r.completedPositions.map(positionToDoc),
     parent_states: r.parentStates,
-    schema_version: r.schemaVersion,
-    last_saved_at: r.lastSavedAt,
   };
   if (r.fanOutProgress !== undefined) {
     doc["fan_out_progress"] = r.fanOutProgress.map((e) => ({ ...fanOutHeaderToDoc(e), instances: e.instances.map(instanceToDoc) }));
   }
-  if (r.nextStep !== undefined) doc["next_step"] = r.nextStep;
-  if (r.graphName !== undefined) doc["graph_name"] = r.graphName;
-  if (r.resumedFrom !== undefined) doc["resumed_from"] = r.resumedFrom;
-  if (r.resumedBy !== undefined) doc["resumed_by"] = r.resumedBy;
   return doc as unknown as CheckpointRecordDocument;
 }
 
@@ -195,6 +188,7 @@ export function recordHeaderToDoc(r: CheckpointRecord): Record<string, unknown> 
   if (r.nextStep !== undefined) doc["next_step"] = r.nextStep;
   if (r.graphName !== undefined) doc["graph_name"] = r.graphName;
   if (r.resumedFrom !== undefined) doc["resumed_from"] = r.resumedFrom;
+  if (r.resumedBy !== undefined) doc["resumed_by"] = r.resumedBy;
   return doc;
 }
 
