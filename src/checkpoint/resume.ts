@@ -168,6 +168,7 @@ function edgeContext(
     parentStates: Object.freeze([...parentStates]),
     emit: () => {},
     drainEventsFor: () => Promise.resolve(NO_DRAIN),
+    signal: new AbortController().signal, // resume planning evaluates edges before the run: nothing to cancel yet
   });
 }
 

@@ -56,6 +56,11 @@ export interface CompileOptions {
   readonly onObserverError?: ObserverErrorHandler;
   /** Engine hooks for every invocation of this graph as the outermost graph (e.g. a checkpointer). */
   readonly hooks?: InvocationHooks;
+  /**
+   * Default step limit of every invocation of this graph as the outermost graph (see
+   * `InvokeOptions.maxSteps`, which overrides it). Positive integer; default: no limit.
+   */
+  readonly maxSteps?: number;
 }
 
 /** @internal what the builder hands to compile. */

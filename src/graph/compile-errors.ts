@@ -82,6 +82,11 @@ export class CompileError extends Error {
 export interface CompileWarningCategories {
   /** §2: a projection round-trips a field into a non-round-trip-idempotent reducer. */
   projection_reducer_round_trip: true;
+  /**
+   * Implementation-defined: nodes reachable from the entry have no path to END (a cycle with no
+   * exit) — a run that enters them loops until a node fails or `maxSteps` stops it.
+   */
+  cycle_cannot_reach_end: true;
 }
 
 /** A compile-warning category identifier. */

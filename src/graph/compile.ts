@@ -14,7 +14,7 @@ import {
   type CompileWarningCategory,
 } from "./compile-errors.ts";
 import type { CompileOptions, GraphDefinition } from "./builder.ts";
-import { CompiledGraph } from "./compiled-graph.ts";
+import { checkMaxSteps, CompiledGraph } from "./compiled-graph.ts";
 import { END, type End } from "./end.ts";
 import type { NodeBody, NodeCompileContext } from "./extension.ts";
 import { INTERNALS, type CompiledEdge, type CompiledNode, type GraphRuntime } from "./internals.ts";
@@ -25,9 +25,48 @@ function emitDefaultWarning(w: CompileWarning): void {
   process.emitWarning(w.message, { type: "OpenArmatureCompileWarning", code: w.category });
 }
 
+/**
+ * Nodes with no path to END, in declaration order (every node is reachable here: `unreachable_node`
+ * failed the compile otherwise). A node reaches END through a static edge to END, no outgoing edge
+ * (terminal), or a conditional edge that may return END — one without declared targets may return
+ * anything, and a declared target that is no node ends the run with a `routing_error`.
+ */
+function nodesThatCannotReachEnd(names: Iterable<string>, outgoing: ReadonlyMap<string, readonly GraphDefinition["edges"][number][]>): string[] {
+  const into = new Map<string, string[]>();
+  const reaches = new Set<string>();
+  const work: string[] = [];
+  const exit = (n: string): void => {
+    if (!reaches.has(n)) {
+      reaches.add(n);
+      work.push(n);
+    }
+  };
+  const all = [...names];
+  const declared = new Set(all);
+  for (const n of all) {
+    const e = outgoing.get(n)?.[0];
+    const targets: readonly (string | End)[] | undefined = e === undefined ? [END] : e.kind === "static" ? [e.to] : e.targets;
+    if (targets === undefined) {
+      exit(n);
+      continue;
+    }
+    for (const t of targets) {
+      if (t === END || !declared.has(t)) exit(n);
+      else {
+        const list = into.get(t);
+        if (list) list.push(n);
+        else into.set(t, [n]);
+      }
+    }
+  }
+  while (work.length) for (const p of into.get(work.pop()!) ?? []) exit(p);
+  return all.filter((n) => !reaches.has(n));
+}
+
 /** @internal */
 export function compileGraph(def: GraphDefinition, options: CompileOptions): CompiledGraph<StateRecord, unknown> {
   const name = options.name ?? "graph";
+  if (options.maxSteps !== undefined) checkMaxSteps(options.maxSteps, `compile of graph "${name}"`);
   const diags: CompileDiagnostic[] = [];
   const warnings: CompileWarning[] = [];
   const fail = (category: CompileErrorCategory, message: string, extra: { node?: string; field?: string } = {}): void => {
@@ -131,6 +170,18 @@ export function compileGraph(def: GraphDefinition, options: CompileOptions): Com
 
   if (diags.length) throw new CompileError(diags[0]!, diags.slice(1));
 
+  const trapped = nodesThatCannotReachEnd(nodes.keys(), outgoing);
+  if (trapped.length) {
+    warnings.push({
+      category: "cycle_cannot_reach_end",
+      message:
+        `graph "${name}": node(s) ${trapped.map((n) => `"${n}"`).join(", ")} have no path to END — a run that enters them ` +
+        `loops until a node fails; give the cycle an exit, or bound runs with maxSteps`,
+      node: trapped[0]!,
+      graph: name,
+    });
+  }
+
   const graphMiddleware = def.middleware;
   const compiledNodes = new Map<string, CompiledNode>();
   for (const n of nodes.values()) {
@@ -170,6 +221,7 @@ export function compileGraph(def: GraphDefinition, options: CompileOptions): Com
     hooks: options.hooks ? [options.hooks] : [],
     onObserverError: options.onObserverError,
     observers: Object.freeze([]),
+    maxSteps: options.maxSteps,
   };
   const graph = new CompiledGraph<StateRecord, unknown>(rt, frozenWarnings);
   (rt as { handle: object }).handle = graph;

@@ -24,6 +24,13 @@ import type { StateSchema } from "./state-schema.ts";
 import { resolveEdge } from "./routing.ts";
 import type { StateRecord } from "./state-types.ts";
 
+/** @internal `maxSteps` (of `invoke()` or `compile()`) must be a positive integer. */
+export function checkMaxSteps(v: unknown, where: string): void {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+    throw new RangeError(`${where}: maxSteps must be a positive integer (got ${String(v)})`);
+  }
+}
+
 /** What {@link CompiledGraph.node} reports of a declared node. */
 export interface GraphNodeInfo {
   readonly name: string;
@@ -155,6 +162,8 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     if (options.startStep !== undefined && (!Number.isInteger(options.startStep) || options.startStep < 0)) {
       throw new RangeError("startStep must be a non-negative integer");
     }
+    const maxSteps = options.maxSteps ?? rt.maxSteps;
+    if (options.maxSteps !== undefined) checkMaxSteps(options.maxSteps, "invoke");
     const inv = new Invocation(rt, {
       invocationId,
       correlationId,
@@ -164,6 +173,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
       onObserverError: options.onObserverError,
       startStep: options.startStep,
       signal: options.signal,
+      maxSteps,
     });
     const frame = new Frame(inv, rt, null, null);
     try {

@@ -22,6 +22,13 @@ export interface RuntimeErrorCategories {
   routing_error: true;
   /** State failed schema validation at a boundary. */
   state_validation_error: true;
+  /**
+   * Project-defined (the spec names no category for it): the caller's `invoke({ signal })` aborted.
+   * The invocation stopped at a node boundary, or a node failed while the signal was aborted.
+   */
+  invocation_cancelled: true;
+  /** Project-defined: the invocation was about to run more node executions than its `maxSteps`. */
+  step_limit_exceeded: true;
 }
 
 /** A runtime error category identifier. */
@@ -154,6 +161,47 @@ export class RoutingError extends GraphRuntimeError {
   constructor(message: string, destination: unknown, location: ErrorLocation = {}) {
     super(message, location);
     this.destination = destination;
+  }
+}
+
+/**
+ * `invocation_cancelled` (project-defined): the `signal` passed to `invoke()` aborted. One error for
+ * every graph shape — plain graph, subgraph, fan-out, parallel branches. `nodeName` / `state` say
+ * where it stopped: the node about to start (with the state it would have started from), or the
+ * node that was running when the signal aborted (with its pre-node state). A fan-out or
+ * parallel-branches node cancelled with instances in flight is reported at that node, with the
+ * state at its entry. `cause` (and {@link reason}) is the signal's `reason`.
+ */
+export class InvocationCancelledError extends GraphRuntimeError {
+  override name = "InvocationCancelledError";
+  readonly category = "invocation_cancelled" as const;
+  /** The abort signal's `reason` (a `DOMException` named `AbortError` unless the caller gave one). */
+  readonly reason: unknown;
+  constructor(reason: unknown, location: ErrorLocation, running: boolean) {
+    const where = location.nodeName === undefined ? "" : running ? ` while node "${location.nodeName}" was running` : ` before node "${location.nodeName}" started`;
+    super(`invocation cancelled${where}: ${messageOf(reason)}`, location, { cause: reason });
+    this.reason = reason;
+  }
+}
+
+/**
+ * `step_limit_exceeded` (project-defined): the invocation was about to start node execution number
+ * `maxSteps + 1` (counted like `stepCount`: every node execution, subgraph-internal and fan-out
+ * instances' included). `nodeName` / `state` are the node that was not started and the state it
+ * would have started from — resume from there (with a checkpointer) or inspect the loop.
+ */
+export class StepLimitExceededError extends GraphRuntimeError {
+  override name = "StepLimitExceededError";
+  readonly category = "step_limit_exceeded" as const;
+  /** The limit in force (`invoke({ maxSteps })`, else `compile({ maxSteps })`). */
+  readonly maxSteps: number;
+  constructor(maxSteps: number, location: ErrorLocation) {
+    super(
+      `step limit exceeded: ${maxSteps} node executions ran and node "${location.nodeName ?? "?"}" would start another ` +
+        `(a loop that never reaches END? raise maxSteps if the run is legitimately this long)`,
+      location,
+    );
+    this.maxSteps = maxSteps;
   }
 }
 

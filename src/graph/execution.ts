@@ -4,12 +4,21 @@
  * One loop per graph run ({@link runGraph}): dispatch the node (middleware chain → attempt → body),
  * merge its partial update through the field reducers, validate the changed fields, resolve the
  * outgoing edge against the post-update state, then dispatch the node's `completed` event — before
- * the next node starts. Iterative (no recursion), so loops of any length run without a step limit
- * (§3 defines none). When nothing observes the invocation, no event objects are built.
+ * the next node starts. Iterative (no recursion), so loops of any length run; §3 defines no step
+ * limit, the opt-in `maxSteps` is checked before each node starts, beside the run's cancellation
+ * signal (both in one comparison on the hot path). When nothing observes the invocation, no event
+ * objects are built.
  */
 import { drainEventsFor, type DrainOptions, type DrainSummary } from "./drain.ts";
 import { END, type RouteTarget } from "./end.ts";
-import { GraphRuntimeError, NodeException, StateValidationError, type ErrorLocation } from "./errors.ts";
+import {
+  GraphRuntimeError,
+  InvocationCancelledError,
+  NodeException,
+  StateValidationError,
+  StepLimitExceededError,
+  type ErrorLocation,
+} from "./errors.ts";
 import type { NodeEvent, NodeEventExtras, NodePhase, ObserverEvent } from "./events.ts";
 import {
   GraphInterrupt,
@@ -41,6 +50,9 @@ export function own<E extends Error>(err: E, inv: Invocation): E {
 }
 
 const FROZEN_EMPTY: State = Object.freeze({});
+
+/** `ctx.signal` of a run nothing can cancel. */
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /** @internal the per-dispatch context: public {@link NodeExecutionContext} plus engine bookkeeping. */
 export class DispatchContext implements NodeExecutionContext<StateRecord> {
@@ -127,6 +139,9 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   get schema(): StateSchema<StateRecord, unknown> {
     return this.frame.rt.schema;
   }
+  get signal(): AbortSignal {
+    return this.frame.signal ?? NEVER_ABORTED;
+  }
 
   emit(event: ObserverEvent): void {
     const f = this.frame;
@@ -155,7 +170,7 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     if (!rt) return Promise.reject(new TypeError("runSubgraph expects a CompiledGraph"));
     const parent = this.frame;
     const prefix = (this.childPrefix ??= childPrefix(parent, this.node.name, this.state));
-    const child = new Frame(parent.inv, rt, parent, { prefix, lineage: options });
+    const child = new Frame(parent.inv, rt, parent, { prefix, lineage: options, signal: options.signal });
     const start = options.startAt ?? this.resumeInner;
     this.resumeInner = undefined;
     let entry = rt.entry;
@@ -270,7 +285,12 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
     err = own(e, f.inv);
   }
   else if (ctx.failedAttempt !== undefined && ctx.failedAttempt.raw === e) err = ctx.failedAttempt.carrier;
-  else {
+  else if (f.inv.signal?.aborted) {
+    // Whatever a node raised once the caller cancelled (an AbortError from `fetch(…, { signal })`,
+    // a composite's cancelled children) is the cancellation, located at this node.
+    err = own(new InvocationCancelledError(f.inv.signal.reason, loc(ctx, ctx.state), true), f.inv);
+    ctx.failedAttempt = { raw: e, carrier: err };
+  } else {
     err = own(new NodeException(e, loc(ctx, ctx.state)), f.inv);
     ctx.failedAttempt = { raw: e, carrier: err };
   }
@@ -405,6 +425,25 @@ function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<Rou
 /** Node executions between event-loop turns in one graph run. */
 const YIELD_EVERY = 256;
 
+/**
+ * Why node `node` must not start, if it must not: the caller cancelled (`invocation_cancelled`), the
+ * run's own signal aborted (a sibling instance / branch failed: its reason), or the step limit is
+ * reached (`step_limit_exceeded`; only nodes that take a step count).
+ */
+function stopBefore(frame: Frame, node: CompiledNode): unknown {
+  const inv = frame.inv;
+  const at = (): ErrorLocation => ({
+    nodeName: node.name,
+    namespace: frame.namespaceOf(node.name),
+    state: frame.state,
+    parentStates: frame.parentStates,
+  });
+  if (inv.signal?.aborted) return own(new InvocationCancelledError(inv.signal.reason, at(), false), inv);
+  if (frame.signal?.aborted) return frame.signal.reason ?? new Error("cancelled");
+  if (inv.nextStep >= inv.stepCeiling && node.emitsEvents) return own(new StepLimitExceededError(inv.maxSteps!, at()), inv);
+  return undefined;
+}
+
 /** @internal Run one graph (outermost or subgraph frame) from `start` until END. */
 export async function runGraph(frame: Frame, start: string, initial: State, resumeInner?: StartPosition): Promise<State> {
   const rt = frame.rt;
@@ -413,11 +452,15 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
   let node = rt.nodes.get(start)!;
   let pendingResume = resumeInner;
   let sinceYield = 0;
-  const signal = inv.signal;
+  const signal = frame.signal;
+  const ceiling = inv.stepCeiling;
   for (;;) {
-    if (signal?.aborted) {
-      frame.currentCtx = undefined;
-      throw signal.reason ?? new Error("invocation aborted");
+    if (signal?.aborted || inv.nextStep >= ceiling) {
+      const stop = stopBefore(frame, node);
+      if (stop !== undefined) {
+        frame.currentCtx = undefined;
+        throw stop;
+      }
     }
     // Give the event loop a turn now and then: a long (or endless) loop of nodes whose awaits all
     // resolve immediately would otherwise starve timers, I/O, observer delivery and drains.

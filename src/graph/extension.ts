@@ -31,6 +31,13 @@ export interface NodeContext extends EventLineage {
   readonly step: number | undefined;
   /** States of the containing graphs at subgraph entry, outermost first. */
   readonly parentStates: readonly Readonly<StateRecord>[];
+  /**
+   * Aborts when this node should stop: the caller's `invoke({ signal })` aborted, or (inside a
+   * fan-out instance / parallel branch under `fail_fast`) a sibling failed. Pass it to anything
+   * cancellable — `fetch(url, { signal: ctx.signal })`, `setTimeout(ms, v, { signal })`. Never
+   * aborts when nothing can cancel the invocation.
+   */
+  readonly signal: AbortSignal;
   /** Put an event of any kind on this invocation's observer delivery queue (§6 typed events). */
   emit(event: ObserverEvent): void;
   /** `drainEventsFor(this invocation)`: wait for the events emitted so far to be delivered. */
@@ -45,6 +52,13 @@ export interface SubgraphRunOptions {
   readonly branchName?: string;
   /** Start the child somewhere other than its entry (checkpoint resume). */
   readonly startAt?: StartPosition;
+  /**
+   * The child run's cancellation signal (its nodes' `ctx.signal`; checked before each of its nodes
+   * starts). Default: this node's `signal`. A composite running several children passes a signal
+   * that also aborts when a sibling fails (fan-out / parallel branches under `fail_fast`); it
+   * should follow this node's `signal` too.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**

@@ -74,6 +74,8 @@ export {
   ReducerError,
   RoutingError,
   StateValidationError,
+  InvocationCancelledError,
+  StepLimitExceededError,
   isGraphError,
   messageOf,
 } from "./errors.ts";

@@ -39,4 +39,6 @@ export interface GraphRuntime {
   readonly onObserverError: ObserverErrorHandler | undefined;
   /** Graph-attached observers (copy-on-write array). */
   observers: readonly ObserverRegistration[];
+  /** `compile({ maxSteps })`: the default step limit of invocations of this graph (outermost). */
+  readonly maxSteps: number | undefined;
 }

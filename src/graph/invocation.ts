@@ -45,8 +45,12 @@ export class Invocation {
   readonly hooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
   readonly onObserverError: ObserverErrorHandler;
-  /** Cancels the invocation at the next node boundary (`InvokeOptions.signal`). */
+  /** The caller's `InvokeOptions.signal`: cancels the invocation (`invocation_cancelled`). */
   readonly signal: AbortSignal | undefined;
+  /** The step limit in force (`maxSteps`; undefined: none). */
+  readonly maxSteps: number | undefined;
+  /** No node may start once `nextStep` reaches this (start step + `maxSteps`; `Infinity`: no limit). */
+  readonly stepCeiling: number;
   /** Graph-attached observers per graph, fixed when the invocation began (§6). */
   readonly snapshots = new Map<GraphRuntime, readonly ObserverRegistration[]>();
 
@@ -61,9 +65,11 @@ export class Invocation {
       onObserverError?: ObserverErrorHandler | undefined;
       startStep?: number | undefined;
       signal?: AbortSignal | undefined;
+      maxSteps?: number | undefined;
     },
   ) {
     this.signal = init.signal;
+    this.maxSteps = init.maxSteps;
     this.root = root;
     this.id = init.invocationId ?? randomUUID();
     this.correlationId = init.correlationId ?? randomUUID();
@@ -72,6 +78,7 @@ export class Invocation {
     this.hooks = init.hooks;
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;
+    this.stepCeiling = init.maxSteps === undefined ? Infinity : this.nextStep + init.maxSteps;
     let any = init.observers.length > 0;
     for (const g of root.allGraphs) {
       const obs = g.observers;
@@ -146,6 +153,11 @@ export class Frame {
   readonly recipients: readonly ObserverRegistration[];
   /** Whether this frame builds node events (observers to deliver to, or hooks to call). */
   readonly emits: boolean;
+  /**
+   * This run's cancellation signal (its nodes' `ctx.signal`): the invocation's, or the one the
+   * composite that started this run passed (a fan-out instance's / branch's, which follows it).
+   */
+  readonly signal: AbortSignal | undefined;
   /** The context of the node currently executing (for `currentNodeContext()`). */
   currentCtx: NodeExecutionContext<StateRecord> | undefined;
   /** The graph's current state. */
@@ -165,7 +177,7 @@ export class Frame {
     inv: Invocation,
     rt: GraphRuntime,
     parent: Frame | null,
-    boundary: { readonly prefix: ChildPrefix; readonly lineage?: BoundaryLineage } | null,
+    boundary: { readonly prefix: ChildPrefix; readonly lineage?: BoundaryLineage; readonly signal?: AbortSignal | undefined } | null,
   ) {
     this.inv = inv;
     this.rt = rt;
@@ -179,6 +191,7 @@ export class Frame {
       this.fanOutIndex = undefined;
       this.branchName = undefined;
       this.graphChain = own;
+      this.signal = inv.signal;
     } else {
       const lin = boundary.lineage ?? {};
       const prefix = boundary.prefix;
@@ -190,6 +203,7 @@ export class Frame {
       this.fanOutIndex = lin.fanOutIndex ?? parent.fanOutIndex;
       this.branchName = lin.branchName ?? parent.branchName;
       this.graphChain = own.length ? parent.graphChain.concat(own) : parent.graphChain;
+      this.signal = boundary.signal ?? parent.signal;
     }
     this.recipients = inv.invocationObservers.length ? this.graphChain.concat(inv.invocationObservers) : this.graphChain;
     this.emits = this.recipients.length > 0 || inv.hooks.length > 0;

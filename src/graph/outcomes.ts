@@ -20,10 +20,20 @@ export interface InvokeOptions {
   /** Where observer errors are reported for this invocation (default: the graph's, else console.warn). */
   readonly onObserverError?: ObserverErrorHandler;
   /**
-   * Cancels the invocation: checked before every node starts (in subgraphs too). An aborted
-   * invocation stops at the next node boundary and rejects with the signal's `reason`.
+   * Cancels the invocation. Every node sees it as `ctx.signal` (pass it on: `fetch(url, { signal:
+   * ctx.signal })`); fan-out instances and parallel branches in flight get it too and no new ones
+   * start. The engine checks it before every node starts (in subgraphs, instances and branches
+   * too) and waits for running nodes to settle; the invocation then rejects with one
+   * `InvocationCancelledError` (`category: "invocation_cancelled"`) carrying the recoverable state.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Opt-in step limit: reject with `StepLimitExceededError` (`category: "step_limit_exceeded"`)
+   * instead of starting node execution number `maxSteps + 1` of this call (counted like
+   * `stepCount`, subgraph-internal and fan-out instances' included). Overrides
+   * `compile({ maxSteps })`. Positive integer; default: no limit.
+   */
+  readonly maxSteps?: number;
   /** Engine extension: hooks awaited inline by the engine (see `InvocationHooks`). */
   readonly hooks?: InvocationHooks;
   /** Engine extension (resume): start at this node — and, inside subgraphs, at `inner` positions. */

@@ -38,8 +38,18 @@ export interface DispatchOptions<T> {
   /** Upper bound on tasks in flight; `null` = unbounded. */
   readonly concurrency: number | null;
   readonly errorPolicy: ErrorPolicy;
-  /** Run task `index`. Its async call tree sees the dispatch's cancellation signal. */
-  readonly task: (index: number) => Promise<T>;
+  /**
+   * The enclosing cancellation: the dispatching node's `ctx.signal` (the caller's `invoke({ signal })`,
+   * or the enclosing instance's / branch's). Once it aborts no task starts, and the dispatch reports
+   * {@link DispatchOutcome.cancelled}. Default: {@link cancellationSignal}.
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Run task `index`. `signal` is the dispatch's cancellation signal (aborts on a sibling's failure
+   * under `fail_fast` or on the enclosing cancellation): hand it to the task's child run
+   * (`runSubgraph(…, { signal })`). The task's async call tree also sees it as {@link cancellationSignal}.
+   */
+  readonly task: (index: number, signal: AbortSignal | undefined) => Promise<T>;
 }
 
 /**
@@ -56,7 +66,7 @@ export async function dispatchBounded<T>(options: DispatchOptions<T>): Promise<D
   let fatal: { index: number; error: unknown } | undefined;
   if (count === 0) return { results, succeeded, failures, failureCount, fatal, cancelled: false };
 
-  const outer = cancellationSignal();
+  const outer = options.signal ?? cancellationSignal();
   // fail_fast needs its own signal (to cancel siblings); collect only honors the enclosing one.
   const scope = errorPolicy === "fail_fast" ? new CancellationScope(outer) : undefined;
   const signal = scope?.signal ?? outer;
@@ -78,7 +88,7 @@ export async function dispatchBounded<T>(options: DispatchOptions<T>): Promise<D
       }
       const i = next++;
       try {
-        results[i] = await task(i);
+        results[i] = await task(i, signal);
         succeeded[i] = 1;
       } catch (e) {
         if (stopped) continue; // a sibling's cancellation aftermath: infrastructure, not an error

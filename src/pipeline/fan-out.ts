@@ -384,7 +384,8 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
       count: n,
       concurrency: r.concurrency ?? null,
       errorPolicy: this.errorPolicy,
-      task: async (i) => {
+      signal: ctx.signal,
+      task: async (i, signal) => {
         const saved = cp?.completed.get(i);
         if (saved !== undefined) {
           // §10.11.1: completed in the resumed-from run — not re-run; its entry rolls forward.
@@ -397,8 +398,8 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
         try {
           final =
             instanceChain.length > 0
-              ? await runWrappingChain(instanceChain, input, (s) => ctx.runSubgraph(sub, s, { fanOutIndex: i }) as Promise<StateRecord>, ctx)
-              : await ctx.runSubgraph(sub, input, { fanOutIndex: i });
+              ? await runWrappingChain(instanceChain, input, (s) => ctx.runSubgraph(sub, s, { fanOutIndex: i, signal }) as Promise<StateRecord>, ctx)
+              : await ctx.runSubgraph(sub, input, { fanOutIndex: i, signal });
         } catch (e) {
           // §10.11.2 collect: a recorded error entry is the instance's durable contribution.
           if (this.errorPolicy === "collect" && isInstanceFailure(e)) {
@@ -417,7 +418,8 @@ export class FanOutNode implements NodeKind<StateRecord, StateRecord> {
 
     if (outcome.fatal) {
       const e = outcome.fatal.error;
-      if (e instanceof GraphInterrupt || e instanceof CancelledError) throw e;
+      // A cancellation (the caller's, surfacing at this node as invocation_cancelled) is not an instance failure.
+      if (e instanceof GraphInterrupt || e instanceof CancelledError || outcome.cancelled) throw e;
       // §9.5 fail_fast: the offending instance's error, wrapped at the fan-out node's level.
       throw new FanOutInstanceError(outcome.fatal.index, e, nodeLocation(ctx, state));
     }

@@ -287,17 +287,18 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
       count: branches.length,
       concurrency: null,
       errorPolicy: this.errorPolicy,
-      task: async (i) => {
+      signal: ctx.signal,
+      task: async (i, signal) => {
         const b = branches[i]!;
         // One invocation of the branch: its callable's update, or its subgraph's final state.
         const invokeBranch = async (input: Readonly<StateRecord>): Promise<StateRecord> => {
           if (b.isCall) {
             const holder = { update: undefined as unknown };
-            await captured.run(holder, () => ctx.runSubgraph(b.graph, input, { branchName: b.name }));
+            await captured.run(holder, () => ctx.runSubgraph(b.graph, input, { branchName: b.name, signal }));
             const u = holder.update;
             return (typeof u === "object" && u !== null ? u : {}) as StateRecord;
           }
-          return (await ctx.runSubgraph(b.graph, input, { branchName: b.name })) as StateRecord;
+          return (await ctx.runSubgraph(b.graph, input, { branchName: b.name, signal })) as StateRecord;
         };
         const input = b.isCall ? state : projectIn(b.inPairs, state);
         const result = b.middleware.length > 0 ? await runWrappingChain(b.middleware, input, invokeBranch, ctx) : await invokeBranch(input);
@@ -310,7 +311,8 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
 
     if (outcome.fatal) {
       const e = outcome.fatal.error;
-      if (e instanceof GraphInterrupt || e instanceof CancelledError) throw e;
+      // A cancellation (the caller's, surfacing at this node as invocation_cancelled) is not a branch failure.
+      if (e instanceof GraphInterrupt || e instanceof CancelledError || outcome.cancelled) throw e;
       // §11.5 fail_fast: buffered contributions are discarded; recoverable state = entry state.
       throw new ParallelBranchesBranchFailedError(branches[outcome.fatal.index]!.name, e, nodeLocation(ctx, state));
     }

@@ -6,6 +6,7 @@ import {
   END,
   field,
   GraphBuilder,
+  InvocationCancelledError,
   NodeException,
   RoutingError,
   stateSchema,
@@ -294,7 +295,7 @@ describe("execution yields to the event loop", () => {
 });
 
 describe("invoke({ signal }): cancellation", () => {
-  it("an aborted signal stops an endless loop at the next node boundary with the signal's reason", async () => {
+  it("an aborted signal stops an endless loop at the next node boundary with one invocation_cancelled error", async () => {
     let n = 0;
     const g = new GraphBuilder(stateSchema({ fields: { n: { type: "int", default: 0 } } }))
       .addNode("a", async () => ({ n: ++n }))
@@ -304,7 +305,11 @@ describe("invoke({ signal }): cancellation", () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error("stop now")), 20);
     const err = await g.invoke({}, { signal: ac.signal }).then(() => null, (e: unknown) => e as Error);
-    expect(err?.message).to.equal("stop now");
+    expect(err).to.be.instanceOf(InvocationCancelledError);
+    expect((err as InvocationCancelledError).category).to.equal("invocation_cancelled");
+    expect(err?.message).to.equal('invocation cancelled before node "a" started: stop now');
+    expect((err?.cause as Error).message).to.equal("stop now");
+    expect((err as InvocationCancelledError).state, "the recoverable state: every completed node's update").to.deep.equal({ n });
     const at = n;
     await new Promise((r) => setTimeout(r, 20));
     expect(n, "no node ran after the abort").to.equal(at);
@@ -314,7 +319,9 @@ describe("invoke({ signal }): cancellation", () => {
     let ran = false;
     const g = new GraphBuilder(stateSchema({ fields: {} })).addNode("a", async () => ((ran = true), {})).addEdge("a", END).setEntry("a").compile();
     const err = await g.invoke({}, { signal: AbortSignal.abort(new Error("never")) }).then(() => null, (e: unknown) => e as Error);
-    expect(err?.message).to.equal("never");
+    expect(err).to.be.instanceOf(InvocationCancelledError);
+    expect((err?.cause as Error).message).to.equal("never");
+    expect((err as InvocationCancelledError).nodeName).to.equal("a");
     expect(ran).to.equal(false);
   });
 });

@@ -42,8 +42,9 @@ export class CategorizedError extends Error {
 
 /**
  * Is `error` a cancellation signal (§6.1 *Cancellation signals MUST propagate*): an `AbortError`
- * (`AbortSignal` / `DOMException` / Node's `ABORT_ERR`) or a `CancelledError` (fan-out / parallel
- * branches cancelling siblings under `fail_fast`)? Looks through graph-engine §4 carrier wrappers,
+ * (`AbortSignal` / `DOMException` / Node's `ABORT_ERR`), a `CancelledError` (fan-out / parallel
+ * branches cancelling siblings under `fail_fast`) or the engine's `invocation_cancelled` (the
+ * caller's `invoke({ signal })` aborted)? Looks through graph-engine §4 carrier wrappers,
  * so an inner node's cancellation surfacing as a `node_exception` still counts.
  */
 export function isCancellation(error: unknown): boolean {
@@ -54,6 +55,7 @@ export function isCancellation(error: unknown): boolean {
     const name = (e as { name?: unknown }).name;
     const code = (e as { code?: unknown }).code;
     if (name === "AbortError" || name === "CancelledError" || code === "ABORT_ERR") return true;
+    if ((e as { category?: unknown }).category === "invocation_cancelled") return true;
     if ((e as { isCarrier?: unknown }).isCarrier !== true) return false;
     e = (e as { cause?: unknown }).cause;
   }

@@ -39,7 +39,9 @@ export interface RetryOptions<S extends StateRecord = StateRecord> {
   /**
    * A cancellation signal (or a function returning the current one, e.g. the fan-out's
    * `cancellationSignal`). Once aborted, retry stops: the pending sleep rejects with the abort
-   * reason and no further attempt starts.
+   * reason and no further attempt starts. Default: the node's `ctx.signal` (the caller's
+   * `invoke({ signal })`, or the enclosing fan-out instance's / branch's); the node's signal is
+   * checked between attempts either way.
    */
   readonly signal?: AbortSignal | (() => AbortSignal | undefined);
 }
@@ -112,11 +114,12 @@ export function retry<S extends StateRecord = StateRecord, U = Partial<S>>(optio
           markTerminal(caught, attempt, ctx);
           throw caught;
         }
-        const signal = currentSignal();
+        const signal = signalOption === undefined ? ctx.signal : currentSignal();
         if (signal?.aborted) throw signal.reason;
         if (onRetry) await onRetry(error, attempt);
         await sleep(checkDelay(backoff(attempt), attempt), signal);
         if (signal?.aborted) throw signal.reason;
+        if (ctx.signal.aborted) throw ctx.signal.reason;
       }
     }
   };
