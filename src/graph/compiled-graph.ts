@@ -212,7 +212,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
       }
       throw e;
     } finally {
-      inv.worker?.end();
+      inv.end();
     }
   }
 

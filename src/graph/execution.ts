@@ -9,6 +9,7 @@
  * signal (both in one comparison on the hot path). When nothing observes the invocation, no event
  * objects are built.
  */
+import { setMaxListeners } from "node:events";
 import { drainEventsFor, type DrainOptions, type DrainSummary } from "./drain.ts";
 import { END, type RouteTarget } from "./end.ts";
 import {
@@ -51,8 +52,9 @@ export function own<E extends Error>(err: E, inv: Invocation): E {
 
 const FROZEN_EMPTY: State = Object.freeze({});
 
-/** `ctx.signal` of a run nothing can cancel. */
+/** `ctx.signal` of a run nothing can cancel (concurrent dispatch scopes all listen to it). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+setMaxListeners(0, NEVER_ABORTED);
 
 /** @internal the per-dispatch context: public {@link NodeExecutionContext} plus engine bookkeeping. */
 export class DispatchContext implements NodeExecutionContext<StateRecord> {

@@ -10,6 +10,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { DeliveryWorker } from "./delivery-queue.ts";
 import { registerWorker, unregisterWorker } from "./drain.ts";
 import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
@@ -45,8 +46,13 @@ export class Invocation {
   readonly hooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
   readonly onObserverError: ObserverErrorHandler;
-  /** The caller's `InvokeOptions.signal`: cancels the invocation (`invocation_cancelled`). */
+  /**
+   * Follows the caller's `InvokeOptions.signal` (same `reason`) until the invocation ends: cancels
+   * it (`invocation_cancelled`). The engine's own signal, so every concurrent instance / branch scope
+   * may listen without a MaxListeners warning and without listeners left on the caller's signal.
+   */
   readonly signal: AbortSignal | undefined;
+  readonly #detach: (() => void) | undefined;
   /** The step limit in force (`maxSteps`; undefined: none). */
   readonly maxSteps: number | undefined;
   /** No node may start once `nextStep` reaches this (start step + `maxSteps`; `Infinity`: no limit). */
@@ -68,7 +74,19 @@ export class Invocation {
       maxSteps?: number | undefined;
     },
   ) {
-    this.signal = init.signal;
+    const caller = init.signal;
+    if (caller === undefined) this.signal = undefined;
+    else {
+      const own = new AbortController();
+      setMaxListeners(0, own.signal);
+      this.signal = own.signal;
+      if (caller.aborted) own.abort(caller.reason);
+      else {
+        const follow = (): void => own.abort(caller.reason);
+        caller.addEventListener("abort", follow, { once: true });
+        this.#detach = () => caller.removeEventListener("abort", follow);
+      }
+    }
     this.maxSteps = init.maxSteps;
     this.root = root;
     this.id = init.invocationId ?? randomUUID();
@@ -86,6 +104,12 @@ export class Invocation {
       if (obs.length) any = true;
     }
     if (any) this.ensureWorker();
+  }
+
+  /** The invocation ended: stop following the caller's signal. */
+  end(): void {
+    this.#detach?.();
+    this.worker?.end();
   }
 
   /** Observers attached to `g` for this invocation (snapshotting late-discovered graphs). */

@@ -14,27 +14,7 @@ import {
   type CompileWarning,
   type NodeContext,
 } from "../../src/graph/index.ts";
-import { runtimeErrorOf } from "./helpers.ts";
-
-/**
- * A fake `fetch` at the network edge: resolves after `ms`, or rejects with the signal's reason (a
- * `DOMException` named `AbortError` by default, like the real one) as soon as `init.signal` aborts.
- */
-export function fakeFetch(ms: number, init: { signal?: AbortSignal } = {}): Promise<string> {
-  const signal = init.signal;
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve("body");
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
+import { fakeFetch, runtimeErrorOf } from "./helpers.ts";
 
 const S = stateSchema({
   fields: {

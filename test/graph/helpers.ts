@@ -52,3 +52,23 @@ export function brief(e: NodeEvent): Record<string, unknown> {
   if (e.error) o["error"] = e.error.category;
   return o;
 }
+
+/**
+ * A fake `fetch` at the network edge: resolves after `ms`, or rejects with the signal's reason (a
+ * `DOMException` named `AbortError` by default, like the real one) as soon as `init.signal` aborts.
+ */
+export function fakeFetch(ms: number, init: { signal?: AbortSignal } = {}): Promise<string> {
+  const signal = init.signal;
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve("body");
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { END, GraphBuilder, InvocationCancelledError, stateSchema, type NodeContext, type StateRecord } from "../../src/graph/index.ts";
 import { fanOut, parallelBranches, type ErrorPolicy } from "../../src/pipeline/index.ts";
 import { retry } from "../../src/pipeline/middleware/index.ts";
-import { fakeFetch } from "../graph/cancellation.test.ts";
+import { fakeFetch } from "../graph/helpers.ts";
 import { chain, runtimeErrorOf, single } from "./helpers.ts";
 
 const P = {
@@ -157,5 +157,63 @@ describe("invoke({ signal }) and retry middleware", () => {
     expect(attempts).to.equal(1);
     expect(err).to.be.instanceOf(InvocationCancelledError);
     expect(err.nodeName).to.equal("flaky");
+  });
+});
+
+describe("invoke({ signal }) with a checkpointer", () => {
+  it("a cancelled fan-out run resumes from its saves: instances completed before the abort are not re-run", async () => {
+    const { InMemoryCheckpointer, withCheckpointer } = await import("../../src/checkpoint/index.ts");
+    const ac = new AbortController();
+    const runs: number[] = [];
+    const worker = single(I, "work", async (s: Readonly<StateRecord>, ctx: NodeContext) => {
+      const i = s["idx"] as number;
+      runs.push(i);
+      if (i === 2 && !ac.signal.aborted) {
+        setTimeout(() => ac.abort(), 5);
+        await fakeFetch(10_000, { signal: ctx.signal }); // interrupted: the first run ends here
+      }
+      return { body: `r${i}` };
+    });
+    const g = chain(P, [
+      ["prep", () => ({ prepared: true })],
+      ["fan", fanOut({ subgraph: worker, itemsField: "items", itemField: "idx", collectField: "body", targetField: "results", concurrency: 1 })],
+    ]);
+    const runner = withCheckpointer(g, new InMemoryCheckpointer());
+    const err = await runtimeErrorOf(runner.invoke({ items: [0, 1, 2, 3] }, { signal: ac.signal }));
+    expect(err.category).to.equal("invocation_cancelled");
+    expect(runs).to.deep.equal([0, 1, 2]);
+    runs.length = 0;
+    const done = await runner.resume(err.invocationId!);
+    expect(runs, "instances 0 and 1 completed before the abort").to.deep.equal([2, 3]);
+    expect(done.state["results"]).to.deep.equal(["r0", "r1", "r2", "r3"]);
+  });
+});
+
+describe("cancellation scopes and listener counts", () => {
+  it("many concurrent fail_fast fan-outs (with or without a caller signal) raise no MaxListenersExceededWarning and leave no listener behind", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => {
+      if (w.name === "MaxListenersExceededWarning") warnings.push(w);
+    };
+    process.on("warning", onWarning);
+    try {
+      const worker = single(I, "w", async () => (await fakeFetch(10), { body: "x" }));
+      const g = chain(P, [["fan", fanOut({ subgraph: worker, itemsField: "items", itemField: "idx", collectField: "body", targetField: "results" })]]);
+      await Promise.all(Array.from({ length: 20 }, () => g.invoke({ items: [0, 1] })));
+      const signal = new AbortController().signal;
+      const added: unknown[] = [];
+      const removed: unknown[] = [];
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      signal.addEventListener = ((...a: Parameters<AbortSignal["addEventListener"]>) => (added.push(a[1]), add(...a))) as AbortSignal["addEventListener"];
+      signal.removeEventListener = ((...a: Parameters<AbortSignal["removeEventListener"]>) => (removed.push(a[1]), remove(...a))) as AbortSignal["removeEventListener"];
+      await Promise.all(Array.from({ length: 5 }, () => g.invoke({ items: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] }, { signal })));
+      expect(added, "one listener per invocation on the caller's signal").to.have.length(5);
+      expect(removed.sort(), "each removed when its invocation ended").to.deep.equal(added.sort());
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.map((w) => w.message)).to.deep.equal([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
   });
 });
