@@ -168,7 +168,8 @@ export class RoutingError extends GraphRuntimeError {
  * `invocation_cancelled` (project-defined): the `signal` passed to `invoke()` aborted. One error for
  * every graph shape — plain graph, subgraph, fan-out, parallel branches. `nodeName` / `state` say
  * where it stopped: the node about to start (with the state it would have started from), or the
- * node that was running when the signal aborted (with its pre-node state). A fan-out or
+ * node that was running when the signal aborted (with its pre-node state; with its post-update
+ * state when its conditional edge function was the one running). A fan-out or
  * parallel-branches node cancelled with instances in flight is reported at that node, with the
  * state at its entry. `cause` (and {@link reason}) is the signal's `reason`.
  */

@@ -13,6 +13,7 @@ import { setMaxListeners } from "node:events";
 import { drainEventsFor, type DrainOptions, type DrainSummary } from "./drain.ts";
 import { END, type RouteTarget } from "./end.ts";
 import {
+  EdgeException,
   GraphRuntimeError,
   InvocationCancelledError,
   NodeException,
@@ -415,13 +416,19 @@ function route(ctx: DispatchContext, post: State): RouteTarget | PromiseLike<Rou
   try {
     const r = resolveEdge(ctx.frame.rt, ctx.node, post, ctx, ctx);
     if (!isThenable(r)) return r;
-    const inv = ctx.frame.inv;
     return Promise.resolve(r).then(undefined, (e: unknown) => {
-      throw ownIf(e, inv);
+      throw routeFailure(ctx, post, e);
     });
   } catch (e) {
-    throw ownIf(e, ctx.frame.inv);
+    throw routeFailure(ctx, post, e);
   }
+}
+
+/** An edge function raising once the caller cancelled (e.g. its `fetch` aborted) is the cancellation. */
+function routeFailure(ctx: DispatchContext, post: State, e: unknown): unknown {
+  const inv = ctx.frame.inv;
+  if (e instanceof EdgeException && inv.signal?.aborted) return own(new InvocationCancelledError(inv.signal.reason, loc(ctx, post), true), inv);
+  return ownIf(e, inv);
 }
 
 /** Node executions between event-loop turns in one graph run. */

@@ -81,6 +81,22 @@ describe("invoke({ signal }): the signal reaches the running node (ctx.signal)",
     expect(err.state).to.deep.equal({ n: 1, body: "" });
   });
 
+  it("an edge function passing ctx.signal to fetch is interrupted too: invocation_cancelled (not edge_exception), state after the node", async () => {
+    const g = new GraphBuilder(S)
+      .addNode("a", () => ({ n: 1 }))
+      .addNode("b", () => ({ n: 2 }))
+      .addConditionalEdge("a", async (_s, ctx) => ((await fakeFetch(10_000, { signal: ctx.signal })) === "body" ? "b" : END), { targets: ["b", END] })
+      .addEdge("b", END)
+      .setEntry("a")
+      .compile();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 30);
+    const err = await runtimeErrorOf(g.invoke({}, { signal: ac.signal }));
+    expect(err).to.be.instanceOf(InvocationCancelledError);
+    expect(err.nodeName).to.equal("a");
+    expect(err.state).to.deep.equal({ n: 1, body: "" });
+  });
+
   it("without a signal, ctx.signal is a signal that never aborts", async () => {
     let seen: AbortSignal | undefined;
     const g = new GraphBuilder(S).addNode("a", (_s, ctx: NodeContext) => ((seen = ctx.signal), {})).addEdge("a", END).setEntry("a").compile();

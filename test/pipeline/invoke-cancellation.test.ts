@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { END, GraphBuilder, InvocationCancelledError, stateSchema, type NodeContext, type StateRecord } from "../../src/graph/index.ts";
 import { fanOut, parallelBranches, type ErrorPolicy } from "../../src/pipeline/index.ts";
-import { retry } from "../../src/pipeline/middleware/index.ts";
+import { failureIsolation, retry } from "../../src/pipeline/middleware/index.ts";
 import { fakeFetch } from "../graph/helpers.ts";
 import { chain, runtimeErrorOf, single } from "./helpers.ts";
 
@@ -157,6 +157,24 @@ describe("invoke({ signal }) and retry middleware", () => {
     expect(attempts).to.equal(1);
     expect(err).to.be.instanceOf(InvocationCancelledError);
     expect(err.nodeName).to.equal("flaky");
+  });
+});
+
+describe("invoke({ signal }) and failure isolation", () => {
+  it("an abort whose reason is a plain Error is not degraded: the invocation rejects with invocation_cancelled", async () => {
+    const ac = new AbortController();
+    const g = new GraphBuilder(stateSchema({ fields: P }))
+      .addNode("call", async (_s, ctx) => ({ a: await fakeFetch(10_000, { signal: ctx.signal }) }), {
+        middleware: [failureIsolation({ eventName: "call_failed", degradedUpdate: { a: "degraded" } })],
+      })
+      .addEdge("call", END)
+      .setEntry("call")
+      .compile();
+    setTimeout(() => ac.abort(new Error("shutting down")), 20);
+    const err = await runtimeErrorOf(g.invoke({}, { signal: ac.signal }));
+    expect(err).to.be.instanceOf(InvocationCancelledError);
+    expect(err.message).to.equal('invocation cancelled while node "call" was running: shutting down');
+    expect(err.state!["a"]).to.equal("");
   });
 });
 

@@ -100,7 +100,9 @@ export function failureIsolation<S extends StateRecord = StateRecord, U = Partia
       return await next(state);
     } catch (caught) {
       const error = surfaceError(caught, ctx);
-      if (isControlSignal(error)) throw caught;
+      // Once the node's signal aborted (caller cancelled, sibling failed), whatever escapes — even an
+      // abort reason that is a plain Error — is the cancellation: never degraded.
+      if (isControlSignal(error) || ctx.signal.aborted) throw caught;
       const classification = classifyCause(error);
       if (catchSet !== undefined && (classification.category === null || !catchSet.has(classification.category))) throw caught;
       if (predicate !== undefined && !(await predicate(error))) throw caught;

@@ -109,7 +109,7 @@ export function retry<S extends StateRecord = StateRecord, U = Partial<S>>(optio
         return await withAttemptIndex(attempt, () => next(state));
       } catch (caught) {
         const error = surfaceError(caught, ctx);
-        if (isControlSignal(error)) throw caught;
+        if (isControlSignal(error) || ctx.signal.aborted) throw caught;
         if (!(await classifier(error, state)) || attempt + 1 >= maxAttempts) {
           markTerminal(caught, attempt, ctx);
           throw caught;
