@@ -4,10 +4,12 @@
  * the opportunity to clean up").
  *
  * Under `fail_fast`, the first failure aborts a signal shared by the node's still-running instances
- * / branches. Code running inside them — node bodies, middleware, anything in their async call tree —
- * reads it with {@link cancellationSignal} and stops early (`fetch(url, { signal })`,
- * `setTimeout(ms, v, { signal })`, `throwIfCancelled()`). Signals nest: an inner fan-out inside a
- * cancelled outer instance is cancelled too.
+ * / branches; it also follows the enclosing signal (the dispatching node's `ctx.signal`: the
+ * caller's `invoke({ signal })`, or an enclosing instance's). The instances' runs carry it (their
+ * nodes' `ctx.signal`; the engine stops each run before its next node once it aborts), and code
+ * anywhere in their async call tree reads it with {@link cancellationSignal} and stops early
+ * (`fetch(url, { signal })`, `setTimeout(ms, v, { signal })`, `throwIfCancelled()`). Signals nest:
+ * an inner fan-out inside a cancelled outer instance is cancelled too.
  *
  * The signal travels in its own `AsyncLocalStorage`, independent of the engine's context.
  */

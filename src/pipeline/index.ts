@@ -25,9 +25,12 @@
  *   surface as the node's `node_exception` (recoverable state = parent state at node entry) whose
  *   cause chain holds {@link FanOutError} / {@link FanOutInstanceError} /
  *   {@link ParallelBranchesBranchFailedError}; use {@link findCause} to reach them.
- * - `fail_fast` cancellation is cooperative: code inside instances / branches reads
- *   {@link cancellationSignal} (or calls {@link throwIfCancelled}). The node waits for started
- *   siblings to settle before raising, so no instance work outlives it.
+ * - Cancellation is cooperative: a `fail_fast` failure, or the caller's `invoke({ signal })`,
+ *   aborts the instances' / branches' `ctx.signal` (also {@link cancellationSignal};
+ *   {@link throwIfCancelled}); no instance / branch starts after it, and each running one stops
+ *   before its next node. The node waits for started siblings to settle before raising, so no
+ *   instance work outlives it. The caller's abort surfaces as one `invocation_cancelled` error at
+ *   the node, not as an instance failure.
  * - Fan-in is one pass in index / insertion order; several contributions to one field are combined
  *   into one reducer update ({@link combineContributions}) — exact for every canonical reducer,
  *   for custom reducers exact when they are associative over updates.

@@ -160,6 +160,29 @@ describe("invoke({ signal }) and retry middleware", () => {
   });
 });
 
+describe("fail_fast: a sibling's failure stops the running instances before their next node", () => {
+  it("an instance whose node ignores the cancellation finishes that node, but its next node does not start", async () => {
+    const ran: string[] = [];
+    const worker = new GraphBuilder(stateSchema({ fields: I }))
+      .addNode("s1", async (s) => {
+        const i = s["idx"] as number;
+        if (i === 0) throw new Error("instance 0 failed");
+        await new Promise((r) => setTimeout(r, 30)); // ignores ctx.signal
+        ran.push(`s1:${i}`);
+        return {};
+      })
+      .addNode("s2", (s) => (ran.push(`s2:${s["idx"] as number}`), { body: "done" }))
+      .addEdge("s1", "s2")
+      .addEdge("s2", END)
+      .setEntry("s1")
+      .compile();
+    const g = chain(P, [["fan", fanOut({ subgraph: worker, itemsField: "items", itemField: "idx", collectField: "body", targetField: "results" })]]);
+    const err = await runtimeErrorOf(g.invoke({ items: [0, 1, 2] }));
+    expect(err.category).to.equal("node_exception");
+    expect(ran.sort()).to.deep.equal(["s1:1", "s1:2"]);
+  });
+});
+
 describe("invoke({ signal }) and failure isolation", () => {
   it("an abort whose reason is a plain Error is not degraded: the invocation rejects with invocation_cancelled", async () => {
     const ac = new AbortController();
