@@ -85,7 +85,7 @@ function retyped(v: unknown): unknown {
 }
 
 /** Keys whose values are fixture data (inputs to the graph), where an added key can be neutral. */
-const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", "signal_payload", "session_state", "body", "metadata", "on_success", "success_update", "success_compute"]);
+const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", "signal_payload", "session_state", "body", "metadata", "on_success", "success_update", "success_compute", "variables", "placeholders", "token_budget", "extras", "observability_entities"]);
 
 /**
  * Keys whose own value is data the run compares against (a condition's `equals`): retyping it may
