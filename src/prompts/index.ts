@@ -32,3 +32,14 @@ export {
   isPromptError,
   type PromptErrorCategory,
 } from "./errors.ts";
+export { LangfusePromptBackend, type LangfusePromptBackendOptions, type LangfusePromptClient, type LangfusePromptRecord } from "./langfuse.ts";
+export {
+  withPrompt,
+  withPromptGroup,
+  activePrompt,
+  activePromptGroup,
+  activeTokenBudget,
+  type ActivePrompt,
+  type ActivePromptGroup,
+  type ActiveTokenBudget,
+} from "./context.ts";
