@@ -44,7 +44,8 @@ const waits = (section: string, capability: string, at: string, names: string[])
 
 const ROWS: ReadonlyArray<SeedRow> = [
   // §5 preamble: assertion positions
-  { section: "5", name: "capture_as labels", structural: true, waits: "prompt-management" },
+  // capture_as binds a label at a prompt-management call; the labels it declares are asserted under expected:.
+  d("5", "capture_as", "prompt_call", { home: "prompt-management" }),
   // §5.1 Node behavior
   d("5.1", "update", "node"),
   d("5.1", "update_pure", "node"),
@@ -156,7 +157,8 @@ const ROWS: ReadonlyArray<SeedRow> = [
   d("5.8", "error", "expected"),
   d("5.8", "expected_error", ["case", "invocation"]),
   ...sub("5.8", "expected_error", "case", ["category", "message", "cause_message", "raised_from", "recoverable_state", "cause", "raised_at", "carries"]),
-  d("5.8", "raises", "expected", { waits: "llm-provider / prompt-management" }),
+  // prompt-management resolves a call's expected: keys at its own position (prompt_call_expected).
+  d("5.8", "raises", ["expected", "prompt_call_expected"], { waits: "llm-provider" }),
   d("5.8", "expected_compile_error", "case"),
   d("5.8", "expected_compile_warning", "case"),
   // suspension
@@ -188,15 +190,16 @@ const ROWS: ReadonlyArray<SeedRow> = [
   // harness turn outcomes
   ...waits("5.8", "harness / harness-chat", "expected", ["dispatch_path", "error_bucket", "error_category"]),
   // §5.8 position table
-  d("5.8", "expected_backend_state", "document", { waits: "prompt-management (§6.8 caching backend)" }),
+  // Document-root keys resolve at the case position (shared by every case).
+  d("5.8", "expected_backend_state", "case"),
   d("5.8", "expected_wire_bytes_identical", "document", { waits: "llm-provider" }),
   d("5.8", "expected_chain_ambiguity_error", ["case"], { home: "pipeline-utilities" }),
   d("5.8", "expected_failure_isolation_event", "expected", { home: "pipeline-utilities" }),
   d("5.8", "expected_attempt_events", "expected", { home: "pipeline-utilities" }),
   d("5.8", "expected_observer_event", "expected", { home: "pipeline-utilities" }),
   ...sub("5.8", "expected_failure_isolation_event", "expected", ["caught_exception"], { home: "pipeline-utilities" }),
-  d("5.8", "expected_shared_prefix", "case", { waits: "prompt-management" }),
-  d("5.8", "expected_message_equal", "case", { waits: "prompt-management" }),
+  d("5.8", "expected_shared_prefix", "case", { home: "prompt-management" }),
+  d("5.8", "expected_message_equal", "case", { home: "prompt-management" }),
   d("5.8", "expected_listener_callback", "case", { waits: "harness-chat" }),
   // §5.9 Invariants
   d("5.9", "invariants", ["case", "invocation"]),
