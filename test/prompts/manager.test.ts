@@ -1,5 +1,8 @@
 /** PromptManager (§6, §7, §9): label resolution, cache-TTL precedence, fallback, get ≡ render∘fetch. */
 import { expect } from "chai";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   InMemoryPromptBackend,
   PromptManager,
@@ -48,6 +51,17 @@ describe("prompts: PromptManager", () => {
     await resolved.fetch("greeting", { label: "canary" });
     expect(b.seen.map((s) => `${s.name}@${s.label}`)).to.deep.equal(["greeting@production", "greeting@staging", "other@variant-a", "greeting@canary"]);
     expect(new StaticLabelResolver({}).resolve("x")).to.equal("production");
+  });
+
+  it("reads a prompt_labels.json-style resolver file; a missing or malformed one is refused, naming it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "oa-labels-"));
+    const file = join(dir, "prompt_labels.json");
+    writeFileSync(file, JSON.stringify({ default: "production", segment_semantic: "staging" }));
+    const r = StaticLabelResolver.fromFile(file);
+    expect([r.resolve("segment_semantic"), r.resolve("other")]).to.deep.equal(["staging", "production"]);
+    expect(() => StaticLabelResolver.fromFile(join(dir, "nope.json"))).to.throw(/nope\.json/);
+    writeFileSync(file, JSON.stringify({ x: 1 }));
+    expect(() => StaticLabelResolver.fromFile(file)).to.throw(TypeError, /label for 'x'/);
   });
 
   it("threads cache_ttl_seconds: per-call > manager default > absent; negative is a RangeError", async () => {
