@@ -1,0 +1,233 @@
+/**
+ * {@link HttpProvider}: a §5 Provider over any {@link WireMapping}. It validates the request
+ * (§3, §4, §5), applies the capability pre-checks, runs call-level retry (§7.1), talks HTTP only
+ * through the injected `fetch` (global `fetch` by default) with the caller's `AbortSignal`, parses
+ * SSE with `eventsource-parser`, and applies structured output (§5, §7).
+ */
+import { createParser } from "eventsource-parser";
+import { LlmProviderError, invalidRequest } from "./errors.ts";
+import type { Endpoint, PreparedCall, WireMapping, WireRequest } from "./mapping.ts";
+import { hasImageBlock, textOf, validateMessages, type Message } from "./messages.ts";
+import type { CompleteOptions, Provider, ReadyOptions, StreamEvent } from "./provider.ts";
+import type { Response } from "./response.ts";
+import { withCallRetry } from "./retry.ts";
+import { augmentForSchema, parseStructured } from "./structured-output.ts";
+import { validateResponseSchema, validateToolChoice, validateTools } from "./tools.ts";
+
+/** The `fetch` shape a provider calls (the global one by default; inject a fake or a cassette). */
+export type FetchFn = (input: string, init: RequestInit) => Promise<globalThis.Response>;
+
+/** What the bound model / server can do; each absent flag means "yes". */
+export interface ProviderCapabilities {
+  /** The mapping consumes streaming responses (§5 *Provider streaming support*). */
+  readonly streaming?: boolean;
+  /** Native structured output; `false` takes the prompt-augmentation fallback (§8.1.5.1). */
+  readonly nativeStructuredOutput?: boolean;
+  /** Image input; `false` refuses image blocks pre-send with `provider_unsupported_content_block`. */
+  readonly imageInput?: boolean;
+}
+
+export interface HttpProviderOptions {
+  /** Registry name (`openai`, `vllm`, ...). */
+  readonly name: string;
+  readonly mapping: WireMapping;
+  readonly model: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly fetch?: FetchFn;
+  readonly capabilities?: ProviderCapabilities;
+}
+
+export class HttpProvider implements Provider {
+  readonly name: string;
+  readonly api: string;
+  readonly model: string;
+  readonly endpoint: Endpoint;
+  readonly capabilities: Required<ProviderCapabilities>;
+  readonly #mapping: WireMapping;
+  readonly #fetch: FetchFn | undefined;
+
+  constructor(options: HttpProviderOptions) {
+    if (typeof options.model !== "string" || options.model.length === 0) throw new TypeError(`provider '${options.name}': model must be a non-empty string`);
+    this.name = options.name;
+    this.#mapping = options.mapping;
+    this.api = options.mapping.api;
+    this.model = options.model;
+    this.#fetch = options.fetch;
+    this.endpoint = {
+      baseUrl: (options.baseUrl ?? options.mapping.defaultBaseUrl).replace(/\/+$/, ""),
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.headers !== undefined ? { headers: options.headers } : {}),
+    };
+    this.capabilities = { streaming: true, nativeStructuredOutput: true, imageInput: true, ...options.capabilities };
+  }
+
+  get mapping(): WireMapping {
+    return this.#mapping;
+  }
+
+  async ready(options: ReadyOptions = {}): Promise<void> {
+    const request = this.#mapping.readyRequest(this.model, this.endpoint);
+    const res = await this.#send(request, options.signal);
+    const text = await readText(res, options.signal);
+    if (!res.ok) throw this.#httpFailure(res.status, text, res.headers);
+    this.#mapping.interpretReady(parseBody(text, res.status), this.model);
+  }
+
+  async complete(messages: ReadonlyArray<Message>, options: CompleteOptions = {}): Promise<Response> {
+    const base = this.prepare(messages, options);
+    return withCallRetry(options.retry, base.messages, base.config, options.signal, async (attempt) => {
+      const call: PreparedCall = { ...base, messages: attempt.messages, ...(attempt.config !== undefined ? { config: attempt.config } : {}) };
+      if (!call.stream) return this.#completeOnce(call, options.signal);
+      let final: Response | undefined;
+      for await (const event of this.#streamOnce(call, options.signal)) {
+        options.onEvent?.(event);
+        if (event.type === "done") final = event.response;
+      }
+      return final!;
+    });
+  }
+
+  async *stream(messages: ReadonlyArray<Message>, options: Omit<CompleteOptions, "stream" | "retry" | "onEvent"> = {}): AsyncIterable<StreamEvent> {
+    yield* this.#streamOnce(this.prepare(messages, { ...options, stream: true }), options.signal);
+  }
+
+  /** Validate a call and fix its shape (§3, §4, §5 pre-send validation; capability pre-checks). */
+  prepare(messages: ReadonlyArray<Message>, options: CompleteOptions): PreparedCall {
+    validateMessages(messages);
+    validateTools(options.tools);
+    validateToolChoice(options.toolChoice, options.tools);
+    validateResponseSchema(options.responseSchema);
+    const stream = options.stream === true;
+    if (stream && !this.capabilities.streaming) {
+      throw invalidRequest("stream", `the '${this.name}' provider's ${this.api} mapping does not support streaming`);
+    }
+    if (!this.capabilities.imageInput && hasImageBlock(messages)) {
+      throw new LlmProviderError("provider_unsupported_content_block", `messages: model '${this.model}' of provider '${this.name}' does not accept image blocks`);
+    }
+    const schema = options.responseSchema;
+    const fallback = schema !== undefined && !this.capabilities.nativeStructuredOutput;
+    return {
+      model: this.model,
+      messages: fallback ? augmentForSchema(messages, schema) : messages,
+      stream,
+      ...(options.tools !== undefined ? { tools: options.tools } : {}),
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(schema !== undefined ? { responseSchema: schema, structuredOutput: fallback ? "fallback" : "native" } : {}),
+      ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
+    } as PreparedCall;
+  }
+
+  async #completeOnce(call: PreparedCall, signal: AbortSignal | undefined): Promise<Response> {
+    const request = this.#mapping.buildRequest(call, this.endpoint);
+    const res = await this.#send(request, signal);
+    const text = await readText(res, signal);
+    if (!res.ok) throw this.#httpFailure(res.status, text, res.headers);
+    return withStructuredOutput(this.#mapping.parseResponse(parseBody(text, res.status), call), call);
+  }
+
+  async *#streamOnce(call: PreparedCall, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+    const request = this.#mapping.buildRequest(call, this.endpoint);
+    const res = await this.#send(request, signal);
+    if (!res.ok) throw this.#httpFailure(res.status, await readText(res, signal), res.headers);
+    const type = res.headers.get("content-type") ?? "";
+    if (!type.toLowerCase().startsWith("text/event-stream")) {
+      throw new LlmProviderError("provider_invalid_response", `${this.name}: a streamed call answered with content type '${type || "(none)"}', not text/event-stream`, {
+        status: res.status,
+        body: await readText(res, signal),
+      });
+    }
+    const assembler = this.#mapping.createStreamAssembler(call);
+    const pending: StreamEvent[] = [{ type: "start" }];
+    let failure: unknown;
+    const parser = createParser({
+      onEvent: (e) => {
+        if (failure !== undefined) return;
+        try {
+          pending.push(...assembler.push(e.data, e.event));
+        } catch (err) {
+          failure = err;
+        }
+      },
+    });
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const reader = res.body?.getReader();
+    try {
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(decode(decoder, value, this.name));
+        if (failure !== undefined) throw failure;
+        while (pending.length > 0) yield pending.shift()!;
+      }
+      parser.feed(decode(decoder, undefined, this.name));
+      if (failure !== undefined) throw failure;
+    } finally {
+      reader?.releaseLock();
+    }
+    while (pending.length > 0) yield pending.shift()!;
+    yield { type: "done", response: withStructuredOutput(assembler.finish(), call) };
+  }
+
+  /** The mapping's §7 error for a non-2xx response, with the API key scrubbed from message and body. */
+  #httpFailure(status: number, text: string, headers: Headers): LlmProviderError {
+    const error = this.#mapping.mapError(status, text, headers);
+    const key = this.endpoint.apiKey;
+    if (!key || (!error.message.includes(key) && !(error.body ?? "").includes(key))) return error;
+    const scrub = (s: string): string => s.split(key).join("[redacted]");
+    return new LlmProviderError(error.category, scrub(error.message), {
+      status,
+      body: scrub(error.body ?? ""),
+      ...(error.retry_after_seconds !== undefined ? { retry_after_seconds: error.retry_after_seconds } : {}),
+    });
+  }
+
+  async #send(request: WireRequest, signal: AbortSignal | undefined): Promise<globalThis.Response> {
+    const fetchFn = this.#fetch ?? (globalThis.fetch as FetchFn);
+    try {
+      return await fetchFn(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body !== undefined ? { body: request.body } : {}),
+        ...(signal !== undefined ? { signal } : {}),
+      });
+    } catch (cause) {
+      if (signal?.aborted || (cause as { name?: string })?.name === "AbortError") throw cause;
+      throw new LlmProviderError("provider_unavailable", `${this.name}: could not reach ${request.method} ${request.url}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    }
+  }
+}
+
+function decode(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array | undefined, name: string): string {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch (cause) {
+    throw new LlmProviderError("provider_invalid_response", `${name}: the stream is not valid UTF-8`, { cause });
+  }
+}
+
+async function readText(res: globalThis.Response, signal: AbortSignal | undefined): Promise<string> {
+  try {
+    return await res.text();
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new LlmProviderError("provider_unavailable", `the response body could not be read: ${(cause as Error).message}`, { cause, status: res.status });
+  }
+}
+
+function parseBody(text: string, status: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new LlmProviderError("provider_invalid_response", `the response body is not JSON: ${(cause as Error).message}`, { cause, status, body: text });
+  }
+}
+
+/** Apply §5 structured output to a mapped response (not on tool calls, §6 `parsed`). */
+function withStructuredOutput(response: Response, call: PreparedCall): Response {
+  const schema = call.responseSchema;
+  if (schema === undefined || response.finish_reason === "tool_calls") return response;
+  const content = response.message.content;
+  return { ...response, parsed: parseStructured(schema, textOf(content), response.finish_reason, response.usage) };
+}

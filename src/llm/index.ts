@@ -1,0 +1,39 @@
+/**
+ * `openarmature/llm`: the llm-provider capability — messages, tools, the Provider interface,
+ * responses, errors, call-level retry, wire mappings and the provider registry.
+ */
+export type {
+  Message,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ContentBlock,
+  TextBlock,
+  ImageBlock,
+  ImageSource,
+  ImageDetail,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  ToolCall,
+  JsonObject,
+} from "./messages.ts";
+export { validateMessages, textOf, GUARANTEED_IMAGE_MEDIA_TYPES } from "./messages.ts";
+export type { Tool, ToolChoice, JsonSchema } from "./tools.ts";
+export { validateTools, validateToolChoice, validateResponseSchema } from "./tools.ts";
+export type { RuntimeConfig, DeclaredConfigField } from "./config.ts";
+export { DECLARED_CONFIG_FIELDS, mergeConfig } from "./config.ts";
+export type { Response, Usage, FinishReason } from "./response.ts";
+export { NO_USAGE } from "./response.ts";
+export { LlmProviderError, StructuredOutputInvalid, LLM_ERROR_CATEGORIES, isLlmProviderError } from "./errors.ts";
+export type { LlmErrorCategory, LlmProviderErrorOptions } from "./errors.ts";
+export type { Provider, CompleteOptions, ReadyOptions, StreamEvent } from "./provider.ts";
+export type { CallRetry, RetryReason } from "./retry.ts";
+export { HttpProvider } from "./http-provider.ts";
+export type { FetchFn, HttpProviderOptions, ProviderCapabilities } from "./http-provider.ts";
+export type { WireMapping, WireRequest, Endpoint, PreparedCall, StreamAssembler } from "./mapping.ts";
+export { openAiChatMapping } from "./openai/mapping.ts";
+export { ProviderRegistry, providers, httpEntry } from "./registry.ts";
+export type { ProviderConfig, ProviderEntry } from "./registry.ts";
+export { canonicalJson } from "./canonical-json.ts";
+export { isStrictCompatible, schemaViolation } from "./structured-output.ts";

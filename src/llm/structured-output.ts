@@ -1,0 +1,98 @@
+/**
+ * Structured output (llm-provider §5 `response_schema`, §6 `parsed`, §7 `structured_output_invalid`):
+ * schema validation with ajv (each distinct schema compiled once), the OpenAI strict-mode test, and
+ * the prompt-augmentation fallback (§8.1.5.1) for providers without native structured output.
+ */
+import AjvModule from "ajv";
+import type { ValidateFunction } from "ajv";
+import { canonicalJson } from "./canonical-json.ts";
+import { StructuredOutputInvalid } from "./errors.ts";
+import type { Message } from "./messages.ts";
+import type { FinishReason, Usage } from "./response.ts";
+import type { JsonSchema } from "./tools.ts";
+
+const ajv = new AjvModule.default({ allErrors: false, strict: false, validateFormats: false });
+const compiled = new Map<string, ValidateFunction>();
+
+/** Validate `value` against `schema`; `null` when valid, else a description naming the JSON Pointer. */
+export function schemaViolation(schema: JsonSchema, value: unknown): string | null {
+  const key = canonicalJson(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  if (validate(value)) return null;
+  const e = validate.errors?.[0];
+  if (!e) return "value does not match the schema";
+  const where = e.instancePath === "" ? "/" : e.instancePath;
+  const extra = e.keyword === "required" ? ` (${String((e.params as { missingProperty?: string }).missingProperty)})` : e.keyword === "additionalProperties" ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : "";
+  return `${where}: ${e.message ?? e.keyword}${extra}`;
+}
+
+/**
+ * Parse and validate structured content. Returns the parsed value, or throws
+ * {@link StructuredOutputInvalid} carrying the verbatim content, the failure, finish reason and usage.
+ */
+export function parseStructured(schema: JsonSchema, content: string, finish_reason: FinishReason, usage: Usage): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch (cause) {
+    throw new StructuredOutputInvalid({
+      response_schema: schema,
+      output_content: content,
+      error_message: `content is not valid JSON: ${(cause as Error).message}`,
+      finish_reason,
+      usage,
+      cause,
+    });
+  }
+  const violation = schemaViolation(schema, value);
+  if (violation !== null) {
+    throw new StructuredOutputInvalid({ response_schema: schema, output_content: content, error_message: `schema violation at ${violation}`, finish_reason, usage });
+  }
+  return value;
+}
+
+/**
+ * Does `schema` meet OpenAI's strict-mode constraints (§8.1.5): every object schema lists all its
+ * properties in `required` and sets `additionalProperties: false`, recursively?
+ */
+export function isStrictCompatible(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return true;
+  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
+  const s = schema as Record<string, unknown>;
+  if (s.type === "object" || typeof s.properties === "object") {
+    if (s.additionalProperties !== false) return false;
+    const props = Object.keys((s.properties as Record<string, unknown> | undefined) ?? {});
+    const required = Array.isArray(s.required) ? new Set(s.required) : new Set();
+    if (props.some((p) => !required.has(p))) return false;
+  }
+  return Object.values(s).every(isStrictCompatible);
+}
+
+/** A stable `json_schema.name`: the schema's `title` when it is a valid name, else a hash of its canonical form. */
+export function schemaName(schema: JsonSchema): string {
+  const title = schema.title;
+  if (typeof title === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(title)) return title;
+  let h = 0x811c9dc5;
+  for (const ch of canonicalJson(schema)) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return `response_${h.toString(16).padStart(8, "0")}`;
+}
+
+/**
+ * The prompt-augmentation fallback (§8.1.5.1): a copy of `messages` whose system message (extended,
+ * or prepended) carries the schema and asks for JSON only. The caller's list is not modified.
+ */
+export function augmentForSchema(messages: ReadonlyArray<Message>, schema: JsonSchema): Message[] {
+  const directive = `Respond with only a JSON value that conforms to this JSON Schema, with no other text:\n${canonicalJson(schema)}`;
+  const out = [...messages];
+  const first = out[0];
+  if (first && first.role === "system") out[0] = { role: "system", content: `${first.content}\n\n${directive}` };
+  else out.unshift({ role: "system", content: directive });
+  return out;
+}
