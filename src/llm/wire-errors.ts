@@ -23,11 +23,14 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-/** A categorized error for an HTTP failure, carrying the status and the body text verbatim. */
+/**
+ * A categorized error for an HTTP failure, carrying the status and the body text verbatim. The
+ * message is the provider's own error message when the body has one (what a caller searches
+ * logs for), else `<provider> answered HTTP <status>`.
+ */
 export function httpError(provider: string, category: LlmErrorCategory, status: number, bodyText: string, detail: string, headers: Headers): LlmProviderError {
   const retryAfter = category === "provider_rate_limit" ? retryAfterSeconds(headers) : undefined;
-  const shown = detail ? `: ${detail}` : "";
-  return new LlmProviderError(category, `${provider} answered HTTP ${status}${shown}`, {
+  return new LlmProviderError(category, detail || `${provider} answered HTTP ${status}`, {
     status,
     body: bodyText,
     ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),

@@ -1,0 +1,187 @@
+/**
+ * Wire-request assertions (conformance-adapter §5.16) over the requests the mock captured:
+ * `expected_wire_request` (list or mapping form, exact bodies), `expected_wire_request_includes`
+ * (named keys), `expected_wire_request_absent_keys`, `expected_wire_headers`,
+ * `expected_wire_request_count`, `expected_wire_url`; plus the llm-provider fixtures'
+ * `expected_wire_request_checks: {<member>_absent: bool}` and `expected_wire_bytes_identical`.
+ * A body with a repeated member name fails every wire assertion on that request. Values the
+ * mapping defines as JSON-encoded strings (OpenAI tool-call `arguments`) compare after decoding.
+ */
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext, ConfigureContext } from "../../src/conformance/directive.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import type { LlmCall, WireCapture } from "../../harness/llm/facets.ts";
+import { llmCall, llmCalls } from "../../harness/llm/reading.ts";
+import { CALL_POSITION } from "./case.ts";
+
+const HOME = "llm-provider";
+const AT = ["case", CALL_POSITION];
+
+const message = Shapes.document({
+  keys: { tool_calls: Shapes.list("ordered", Shapes.document({ keys: { function: Shapes.document({ keys: { arguments: Shapes.json() } }) } })) },
+});
+function bodyShape(mapping: "exact" | "named"): Shape {
+  return Shapes.document({ mapping, keys: { messages: Shapes.list("ordered", { ...message, mapping }) } });
+}
+
+/** The requests a wire assertion reads: the model requests (POST) of the call. */
+function requestsOf(call: LlmCall): ReadonlyArray<WireCapture> {
+  const posts = call.requests.filter((r) => r.method === "POST");
+  return posts.length > 0 || call.operation === "complete" ? posts : call.requests;
+}
+
+/**
+ * §5.16 *Exclusivity* and count agreement, checked at configure time: one body form per position,
+ * and a written `expected_wire_request_count` agrees with the body form's request count.
+ */
+function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form?: string; requests: number }): void {
+  const slot = `wire:${key}`;
+  if (ctx.plan.hasInput(slot)) {
+    throw new FixtureSchemaInvalid(`'${ctx.self.key}' and '${ctx.plan.input<{ name: string }>(slot)!.name}' cannot both be written at one position`, ctx.locate(ctx.self.path));
+  }
+  ctx.plan.setInput(slot, { name: ctx.self.key, requests: value.requests });
+  const form = ctx.plan.input<{ name: string; requests: number }>("wire:form");
+  const count = ctx.plan.input<{ name: string; requests: number }>("wire:count");
+  if (form && count && form.requests !== count.requests) {
+    throw new FixtureSchemaInvalid(`expected_wire_request_count ${count.requests} disagrees with ${form.name} (${form.requests} request(s))`, ctx.locate(ctx.self.path));
+  }
+}
+
+function sound(r: WireCapture, i: number, ctx: CheckContext): Record<string, unknown> | undefined {
+  if (r.repeatedMember !== undefined) {
+    ctx.fail(`request ${i} repeats the member '${r.repeatedMember}'`, { path: `${ctx.label}[${i}]` });
+    return undefined;
+  }
+  if (r.body === undefined) ctx.fail(`request ${i} has no JSON body`, { path: `${ctx.label}[${i}]` });
+  return r.body;
+}
+
+
+@directive({ name: "expected_wire_request", at: AT, home: HOME, summary: "the exact wire request bodies" })
+export class ExpectedWireRequest {
+  readonly scope = "call" as const;
+  readonly schema = { type: ["object", "array"] };
+  configure(value: unknown, ctx: ConfigureContext): void {
+    declareForm(ctx, "form", { requests: Array.isArray(value) ? value.length : 1 });
+  }
+  check(value: Record<string, unknown> | Record<string, unknown>[], obs: Observation, ctx: CheckContext): void {
+    const expected = Array.isArray(value) ? value : [value];
+    const requests = requestsOf(llmCall(obs, ctx));
+    if (requests.length !== expected.length) {
+      ctx.fail(`expected ${expected.length} wire request(s), but the call sent ${requests.length}`, { expected: expected.length, actual: requests.length });
+      return;
+    }
+    requests.forEach((r, i) => {
+      const body = sound(r, i, ctx);
+      if (body !== undefined) ctx.match(expected[i], body, bodyShape("exact"), Array.isArray(value) ? `${ctx.label}[${i}]` : ctx.label);
+    });
+  }
+}
+
+@directive({ name: "expected_wire_request_includes", at: AT, home: HOME, summary: "the one wire request, by named keys" })
+export class ExpectedWireRequestIncludes {
+  readonly scope = "call" as const;
+  readonly schema = { type: "object", not: { required: ["absent_keys"] } };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    declareForm(ctx, "form", { requests: 1 });
+  }
+  check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
+    const requests = requestsOf(llmCall(obs, ctx));
+    if (requests.length !== 1) {
+      ctx.fail(`expected exactly one wire request, but the call sent ${requests.length}`);
+      return;
+    }
+    const body = sound(requests[0]!, 0, ctx);
+    if (body !== undefined) ctx.match(value, body, bodyShape("named"));
+  }
+}
+
+@directive({ name: "expected_wire_request_absent_keys", at: AT, home: HOME, summary: "top-level members no request carries" })
+export class ExpectedWireRequestAbsentKeys {
+  readonly scope = "call" as const;
+  readonly schema = { type: "array", items: { type: "string" } };
+  check(value: string[], obs: Observation, ctx: CheckContext): void {
+    requestsOf(llmCall(obs, ctx)).forEach((r, i) => {
+      const body = sound(r, i, ctx);
+      for (const k of value) if (body && Object.hasOwn(body, k)) ctx.fail(`request ${i} carries '${k}'`, { path: `${ctx.label}.${k}`, actual: body[k] });
+    });
+  }
+}
+
+@directive({ name: "expected_wire_headers", at: AT, home: HOME, summary: "headers every request carries once" })
+export class ExpectedWireHeaders {
+  readonly scope = "call" as const;
+  readonly schema = { type: "object", additionalProperties: { type: "string" } };
+  check(value: Record<string, string>, obs: Observation, ctx: CheckContext): void {
+    const requests = llmCall(obs, ctx).requests;
+    if (requests.length === 0) ctx.fail("the call sent no request to read headers from");
+    requests.forEach((r, i) => {
+      for (const [name, want] of Object.entries(value)) {
+        const got = r.headers.filter(([k]) => k.toLowerCase() === name.toLowerCase()).map(([, v]) => v);
+        if (got.length !== 1) ctx.fail(`request ${i} carries header '${name}' ${got.length} times`, { path: `${ctx.label}.${name}` });
+        else ctx.match(want, got[0], null, `${ctx.label}.${name}`);
+      }
+    });
+  }
+}
+
+@directive({ name: "expected_wire_request_count", at: AT, home: HOME, summary: "how many requests were sent" })
+export class ExpectedWireRequestCount {
+  readonly scope = "call" as const;
+  readonly schema = { type: "integer", minimum: 0 };
+  configure(value: number, ctx: ConfigureContext): void {
+    declareForm(ctx, "count", { requests: value });
+  }
+  check(value: number, obs: Observation, ctx: CheckContext): void {
+    ctx.match(value, llmCall(obs, ctx).requests.length, null);
+  }
+}
+
+@directive({ name: "expected_wire_url", at: AT, home: HOME, summary: "the resolved URL of every request" })
+export class ExpectedWireUrl {
+  readonly scope = "call" as const;
+  readonly schema = { type: "string" };
+  check(value: string, obs: Observation, ctx: CheckContext): void {
+    const requests = llmCall(obs, ctx).requests;
+    if (requests.length === 0) ctx.fail("the call sent no request");
+    requests.forEach((r, i) => ctx.match(value, r.url, null, `${ctx.label}[${i}]`));
+  }
+}
+
+/** `expected_wire_request_checks: {<member>_absent: bool}` — a top-level member is absent (true) / present (false). */
+@directive({ name: "expected_wire_request_checks", at: AT, home: HOME, summary: "member absence checks on the request" })
+export class ExpectedWireRequestChecks {
+  readonly scope = "call" as const;
+  readonly schema = { type: "object", propertyNames: { pattern: "_absent$" }, additionalProperties: { type: "boolean" } };
+  check(value: Record<string, boolean>, obs: Observation, ctx: CheckContext): void {
+    const requests = requestsOf(llmCall(obs, ctx));
+    if (requests.length === 0) ctx.fail("the call sent no request");
+    requests.forEach((r, i) => {
+      const body = sound(r, i, ctx);
+      if (!body) return;
+      for (const [key, absent] of Object.entries(value)) {
+        const member = key.slice(0, -"_absent".length);
+        if (Object.hasOwn(body, member) === absent) ctx.fail(`request ${i}: '${member}' is ${absent ? "present" : "absent"}`, { path: `${ctx.label}.${key}`, actual: body[member] });
+      }
+    });
+  }
+}
+
+/** `expected_wire_bytes_identical: {calls: [i, j, ...]}` — the listed calls sent byte-identical bodies (§8). */
+@directive({ name: "expected_wire_bytes_identical", at: "case", home: HOME, summary: "the listed calls' request bytes are identical" })
+export class ExpectedWireBytesIdentical {
+  readonly schema = { type: "object", required: ["calls"], additionalProperties: false, properties: { calls: { type: "array", minItems: 2, items: { type: "integer", minimum: 0 } } } };
+  check(value: { calls: number[] }, obs: Observation, ctx: CheckContext): void {
+    const calls = llmCalls(obs, ctx);
+    const bytes = value.calls.map((i) => {
+      const call = calls[i];
+      if (!call) throw new FixtureSchemaInvalid(`there is no call ${i}`, ctx.locate(ctx.self.path));
+      return requestsOf(call).map((r) => r.bodyText ?? "").join("\n");
+    });
+    bytes.forEach((b, k) => {
+      if (b !== bytes[0]) ctx.fail(`call ${value.calls[k]}'s request bytes differ from call ${value.calls[0]}'s`, { expected: bytes[0], actual: b });
+    });
+  }
+}
