@@ -9,6 +9,7 @@ import type { ConfigureContext } from "../../src/conformance/directive.ts";
 import { Expected } from "../general/expected.ts";
 import { CALL_INPUT, LLM_CASE, llmExecutor } from "../../harness/llm/case.ts";
 import type { MockProviderSpec } from "../../harness/llm/mock-provider.ts";
+import { BACKOFF_SCHEMA, CONFIG_SCHEMA, MESSAGE_SCHEMA, TOOL_CHOICE_SCHEMA, TOOL_SCHEMA } from "../../harness/llm/record-schemas.ts";
 
 const HOME = "llm-provider";
 /** Position of the keys inside a `call:` / `calls[]` entry. */
@@ -16,7 +17,9 @@ export const CALL_POSITION = "llm_call";
 
 const entry = {
   type: "object",
+  additionalProperties: false,
   properties: {
+    body: {},
     status: { type: "integer", minimum: 100, maximum: 599 },
     headers: { type: "object", additionalProperties: { type: "string" } },
     stream_body: { type: "array" },
@@ -41,7 +44,7 @@ export class MockProviderDirective {
           supports_image_input: { type: "boolean" },
         },
       },
-      health_endpoint: { ...entry, properties: { ...entry.properties, path: { type: "string" }, body: {} } },
+      health_endpoint: { ...entry, properties: { ...entry.properties, path: { type: "string" } } },
     },
   };
   configure(value: MockProviderSpec, ctx: ConfigureContext): void {
@@ -100,15 +103,15 @@ export class Operation extends CallInput {
 }
 @directive({ name: "messages", at: CALL_POSITION, home: HOME, summary: "the §3 message list (passed as written)" })
 export class Messages extends CallInput {
-  readonly schema = { type: "array" };
+  readonly schema = { type: "array", items: MESSAGE_SCHEMA };
 }
 @directive({ name: "tools", at: CALL_POSITION, home: HOME, summary: "the §4 tools list" })
 export class Tools extends CallInput {
-  readonly schema = { type: "array" };
+  readonly schema = { type: "array", items: TOOL_SCHEMA };
 }
 @directive({ name: "config", at: CALL_POSITION, home: HOME, summary: "the §6 RuntimeConfig (declared fields + extras)" })
 export class Config extends CallInput {
-  readonly schema = { type: "object" };
+  readonly schema = CONFIG_SCHEMA;
 }
 @directive({ name: "response_schema", at: CALL_POSITION, home: HOME, summary: "the §5 response schema" })
 export class ResponseSchema extends CallInput {
@@ -116,7 +119,7 @@ export class ResponseSchema extends CallInput {
 }
 @directive({ name: "tool_choice", at: CALL_POSITION, home: HOME, summary: "the §5 tool_choice" })
 export class ToolChoiceInput extends CallInput {
-  readonly schema = {};
+  readonly schema = TOOL_CHOICE_SCHEMA;
 }
 @directive({ name: "stream", at: CALL_POSITION, home: HOME, summary: "complete(stream=…)" })
 export class Stream extends CallInput {
@@ -128,9 +131,9 @@ const retryRecord = {
   additionalProperties: false,
   properties: {
     max_attempts: { type: "integer", minimum: 1 },
-    backoff: {},
-    classifier: { type: "string" },
-    per_attempt_override: { type: "array", items: { type: "object" } },
+    backoff: BACKOFF_SCHEMA,
+    classifier: { enum: ["default"] },
+    per_attempt_override: { type: "array", items: CONFIG_SCHEMA },
     reask: { type: "object", required: ["template"], additionalProperties: false, properties: { template: { type: "string" } } },
   },
 } as const;
@@ -141,7 +144,7 @@ export class Retry extends CallInput {
 }
 @directive({ name: "retry_middleware", at: CALL_POSITION, home: HOME, summary: "the call inside a node wrapped in the §6.1 retry middleware" })
 export class RetryMiddleware extends CallInput {
-  readonly schema = { ...retryRecord, properties: { max_attempts: retryRecord.properties.max_attempts, backoff: {}, classifier: { type: "string" } } };
+  readonly schema = { ...retryRecord, properties: { max_attempts: retryRecord.properties.max_attempts, backoff: BACKOFF_SCHEMA, classifier: retryRecord.properties.classifier } };
 }
 
 /** `expected:` inside a `calls[]` entry: the general block, at the call's position. */

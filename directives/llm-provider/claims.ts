@@ -17,6 +17,8 @@ type Json = Record<string, unknown>;
 /** A claim's test: `null` when it holds, else why not. */
 type Test = (call: LlmCall) => string | null;
 
+const firstBody = (c: LlmCall): Json => bodies(c)[0] ?? {};
+
 function categoryOf(call: LlmCall): string | undefined {
   return (call.error as { category?: string } | undefined)?.category;
 }
@@ -55,9 +57,16 @@ function appended(call: LlmCall): Json[][] {
   const base = (JSON.parse(call.messagesBefore) as unknown[]).length;
   return bodies(call).map((b) => ((b["messages"] as Json[] | undefined) ?? []).slice(base));
 }
+/** The realized stop list of the first request, and the extras key colliding with it, per mapping. */
+const STOP_KEY: Readonly<Record<string, string>> = { openai: "stop", anthropic: "stop_sequences", gemini: "stopSequences" };
+function wireStop(call: LlmCall): unknown {
+  const body = firstBody(call);
+  const key = STOP_KEY[call.mapping] ?? "stop";
+  return call.mapping === "gemini" ? ((body["generationConfig"] as Json | undefined) ?? {})[key] : body[key];
+}
 function stopUnion(call: LlmCall): unknown[] {
   const declared = (config(call).stop_sequences ?? []) as unknown[];
-  const extra = extras(call)["stop"];
+  const extra = extras(call)[STOP_KEY[call.mapping] ?? "stop"];
   const list = typeof extra === "string" ? [extra] : Array.isArray(extra) ? extra : [];
   const out: unknown[] = [];
   for (const s of [...declared, ...list]) if (!out.some((o) => deepEqual(o, s))) out.push(s);
@@ -78,7 +87,6 @@ const all =
   };
 const holds = (ok: (c: LlmCall) => boolean, why: (c: LlmCall) => string): Test => (c) => (ok(c) ? null : why(c));
 const rejectedPreSend = all(raised("provider_invalid_request"), noRequest);
-const firstBody = (c: LlmCall): Json => bodies(c)[0] ?? {};
 const configUnmutated = holds((c) => c.configBefore === c.configAfter, (c) => `config changed: ${c.configBefore} → ${c.configAfter}`);
 const messagesUnmutated = holds((c) => c.messagesBefore === c.messagesAfter, (c) => `messages changed: ${c.messagesBefore} → ${c.messagesAfter}`);
 const usageVerbatim = holds(
@@ -102,6 +110,14 @@ const scheduleApplied = (c: LlmCall, from: number): string | null => {
   }
   return null;
 };
+
+// 076 / 080: the declared stop list merged with the caller's extras (declared first, de-duplicated).
+const mergedStop = holds((c) => deepEqual(wireStop(c), stopUnion(c)), (c) => `the wire stop list is ${JSON.stringify(wireStop(c))}, expected ${JSON.stringify(stopUnion(c))}`);
+const declaredFirst = holds(
+  (c) => deepEqual(((wireStop(c) as unknown[] | undefined) ?? []).slice(0, config(c).stop_sequences?.length ?? 0), config(c).stop_sequences ?? []),
+  () => "the declared stop sequences do not come first",
+);
+const collapsed = holds((c) => deepEqual(wireStop(c), stopUnion(c)) && stopUnion(c).length === 1, (c) => `the wire stop list is ${JSON.stringify(wireStop(c))}`);
 
 const CLAIMS: Readonly<Record<string, Test>> = {
   // 056–058: call-level retry.
@@ -224,10 +240,13 @@ const CLAIMS: Readonly<Record<string, Test>> = {
     },
     () => "the wire does not carry the declared temperature exactly once",
   ),
-  wire_stop_is_merged_union: holds((c) => deepEqual(firstBody(c)["stop"], stopUnion(c)), (c) => `stop is ${JSON.stringify(firstBody(c)["stop"])}, expected ${JSON.stringify(stopUnion(c))}`),
-  declared_stop_first_in_merge_order: holds((c) => deepEqual(((firstBody(c)["stop"] as unknown[] | undefined) ?? []).slice(0, config(c).stop_sequences?.length ?? 0), config(c).stop_sequences ?? []), () => "the declared stop sequences do not come first"),
-  matching_stop_collapses_to_single_element: holds((c) => deepEqual(firstBody(c)["stop"], stopUnion(c)) && stopUnion(c).length === 1, (c) => `stop is ${JSON.stringify(firstBody(c)["stop"])}`),
-  scalar_string_extras_stop_coerced_to_list: holds((c) => typeof extras(c)["stop"] === "string" && Array.isArray(firstBody(c)["stop"]) && (firstBody(c)["stop"] as unknown[]).includes(extras(c)["stop"]), () => "the scalar extras stop was not merged as a list element"),
+  wire_stop_is_merged_union: mergedStop,
+  wire_stopSequences_merged_under_generationConfig: mergedStop,
+  declared_stop_first_in_merge_order: declaredFirst,
+  declared_first_in_merge_order: declaredFirst,
+  matching_stop_collapses_to_single_element: collapsed,
+  matching_stopSequences_collapses_to_single_element: collapsed,
+  scalar_string_extras_stop_coerced_to_list: holds((c) => typeof extras(c)["stop"] === "string" && Array.isArray(wireStop(c)) && (wireStop(c) as unknown[]).includes(extras(c)["stop"]), () => "the scalar extras stop was not merged as a list element"),
   streaming_call_conflicting_stream_rejected_pre_send: all(rejectedPreSend, holds((c) => c.input["stream"] === true, () => "the call is not streaming")),
   unary_call_conflicting_stream_rejected_pre_send: all(rejectedPreSend, holds((c) => c.input["stream"] !== true, () => "the call is streaming")),
   stream_neither_dropped_nor_forwarded: rejectedPreSend,

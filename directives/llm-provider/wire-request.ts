@@ -49,6 +49,13 @@ function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form
   }
 }
 
+/** §5.16: under `mapping: gemini` the `model` key compares with the URL's `{model}` path segment. */
+function withModel(call: LlmCall, r: WireCapture, body: Record<string, unknown>): Record<string, unknown> {
+  if (call.mapping !== "gemini") return body;
+  const m = /\/models\/([^/:]+)(?::|$)/.exec(new URL(r.url).pathname);
+  return m ? { ...body, model: decodeURIComponent(m[1]!) } : body;
+}
+
 function sound(r: WireCapture, i: number, ctx: CheckContext): Record<string, unknown> | undefined {
   if (r.repeatedMember !== undefined) {
     ctx.fail(`request ${i} repeats the member '${r.repeatedMember}'`, { path: `${ctx.label}[${i}]` });
@@ -68,14 +75,15 @@ export class ExpectedWireRequest {
   }
   check(value: Record<string, unknown> | Record<string, unknown>[], obs: Observation, ctx: CheckContext): void {
     const expected = Array.isArray(value) ? value : [value];
-    const requests = requestsOf(llmCall(obs, ctx));
+    const call = llmCall(obs, ctx);
+    const requests = requestsOf(call);
     if (requests.length !== expected.length) {
       ctx.fail(`expected ${expected.length} wire request(s), but the call sent ${requests.length}`, { expected: expected.length, actual: requests.length });
       return;
     }
     requests.forEach((r, i) => {
       const body = sound(r, i, ctx);
-      if (body !== undefined) ctx.match(expected[i], body, bodyShape("exact"), Array.isArray(value) ? `${ctx.label}[${i}]` : ctx.label);
+      if (body !== undefined) ctx.match(expected[i], withModel(call, r, body), bodyShape("exact"), Array.isArray(value) ? `${ctx.label}[${i}]` : ctx.label);
     });
   }
 }
@@ -88,13 +96,14 @@ export class ExpectedWireRequestIncludes {
     declareForm(ctx, "form", { requests: 1 });
   }
   check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
-    const requests = requestsOf(llmCall(obs, ctx));
+    const call = llmCall(obs, ctx);
+    const requests = requestsOf(call);
     if (requests.length !== 1) {
       ctx.fail(`expected exactly one wire request, but the call sent ${requests.length}`);
       return;
     }
     const body = sound(requests[0]!, 0, ctx);
-    if (body !== undefined) ctx.match(value, body, bodyShape("named"));
+    if (body !== undefined) ctx.match(value, withModel(call, requests[0]!, body), bodyShape("named"));
   }
 }
 

@@ -29,7 +29,7 @@ export class WireRequests {
         sampling: { type: "object" },
         appended_messages: {
           type: "array",
-          items: { type: "object", required: ["role"], properties: { role: { type: "string" }, content: { type: "string" }, content_contains: { type: "array", minItems: 1, items: { type: "string" } } } },
+          items: { type: "object", additionalProperties: false, required: ["role"], properties: { role: { type: "string" }, content: { type: "string" }, content_contains: { type: "array", minItems: 1, items: { type: "string" } } } },
         },
       },
     },

@@ -4,7 +4,8 @@
  * `call:` / `calls[]` operation (`complete` or `ready`), recording an {@link LlmCall} per call.
  *
  * Harness conventions (llm-provider fixture header of 001): the provider is bound to the model the
- * first mock response names (`test-model` when none does), with API key {@link MOCK_API_KEY} at
+ * first mock response names (`test-model` when none does; `gemini-test` under `mapping: gemini`,
+ * whose bodies carry no model), with API key {@link MOCK_API_KEY} at
  * base URL {@link MOCK_BASE_URL}. Mock capability flags map to the provider's constructor
  * capabilities.
  */
@@ -22,7 +23,9 @@ import { completeUnderRetryMiddleware } from "./retry-middleware.ts";
 
 export const MOCK_API_KEY = "test-api-key";
 export const MOCK_BASE_URL = "https://mock-provider.openarmature.test/v1";
-export const DEFAULT_MODEL = "test-model";
+/** The model a case binds when no mock response names one, per mapping. */
+export const DEFAULT_MODEL: Readonly<Record<string, string>> = { gemini: "gemini-test" };
+const FALLBACK_MODEL = "test-model";
 
 /** Plan input holding the call's keys as the fixture wrote them. */
 export const CALL_INPUT = "llm_call";
@@ -40,7 +43,7 @@ export const LLM_CASE = new SlotKey("llm-provider case", () => new LlmCaseState(
 function providerFor(state: LlmCaseState, mock: MockProvider, ctx: RunContext): Provider {
   const caps = state.mock.capabilities ?? {};
   const first = state.mock.responses?.find((r) => typeof (r.body as { model?: unknown } | undefined)?.model === "string");
-  const model = ((first?.body as { model?: string } | undefined)?.model ?? DEFAULT_MODEL) as string;
+  const model = ((first?.body as { model?: string } | undefined)?.model ?? DEFAULT_MODEL[state.mapping] ?? FALLBACK_MODEL) as string;
   const capabilities: ProviderCapabilities = {
     nativeStructuredOutput: caps["supports_native_response_format"] ?? caps["supports_native_structured_output"] ?? true,
     imageInput: caps["supports_image_input"] ?? true,
@@ -49,6 +52,9 @@ function providerFor(state: LlmCaseState, mock: MockProvider, ctx: RunContext): 
   switch (state.mapping) {
     case "openai":
       return providers.create("openai", { ...config, capabilities });
+    case "anthropic":
+    case "gemini":
+      return providers.create(state.mapping, { ...config, capabilities });
     case "streaming_unsupported_stub":
       // §5 *Provider streaming support*: the OpenAI-compatible mapping with streaming switched off.
       return providers.create("openai", { ...config, capabilities: { ...capabilities, streaming: false } });
@@ -95,6 +101,7 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
   return {
     operation,
     index,
+    mapping: ctx.slot(LLM_CASE).mapping,
     response,
     error,
     requests: mock.requests.slice(firstRequest),

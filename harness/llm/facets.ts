@@ -23,6 +23,8 @@ export interface WireCapture {
 
 export interface LlmCall {
   readonly operation: "complete" | "ready";
+  /** The case's `mapping:` (`openai` by default). */
+  readonly mapping: string;
   /** The call's index in `calls:` (0 for the single `call:` form). */
   readonly index: number;
   readonly response: Response | undefined;

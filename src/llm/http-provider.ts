@@ -11,7 +11,8 @@ import { hasImageBlock, textOf, validateMessages, type Message } from "./message
 import type { CompleteOptions, Provider, ReadyOptions, StreamEvent } from "./provider.ts";
 import type { Response } from "./response.ts";
 import { withCallRetry } from "./retry.ts";
-import { augmentForSchema, parseStructured } from "./structured-output.ts";
+import { validateConfig } from "./config.ts";
+import { parseStructured } from "./structured-output.ts";
 import { validateResponseSchema, validateToolChoice, validateTools } from "./tools.ts";
 
 /** The `fetch` shape a provider calls (the global one by default; inject a fake or a cassette). */
@@ -99,8 +100,10 @@ export class HttpProvider implements Provider {
     validateTools(options.tools);
     validateToolChoice(options.toolChoice, options.tools);
     validateResponseSchema(options.responseSchema);
+    validateConfig(options.config);
+    options.retry?.perAttemptOverride?.forEach((o, i) => validateConfig(o, `retry.perAttemptOverride[${i}]`));
     const stream = options.stream === true;
-    if (stream && !this.capabilities.streaming) {
+    if (stream && (!this.capabilities.streaming || !this.#mapping.supportsStreaming)) {
       throw invalidRequest("stream", `the '${this.name}' provider's ${this.api} mapping does not support streaming`);
     }
     if (!this.capabilities.imageInput && hasImageBlock(messages)) {
@@ -110,7 +113,7 @@ export class HttpProvider implements Provider {
     const fallback = schema !== undefined && !this.capabilities.nativeStructuredOutput;
     return {
       model: this.model,
-      messages: fallback ? augmentForSchema(messages, schema) : messages,
+      messages,
       stream,
       ...(options.tools !== undefined ? { tools: options.tools } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),

@@ -22,7 +22,7 @@ export { validateMessages, textOf, GUARANTEED_IMAGE_MEDIA_TYPES } from "./messag
 export type { Tool, ToolChoice, JsonSchema } from "./tools.ts";
 export { validateTools, validateToolChoice, validateResponseSchema } from "./tools.ts";
 export type { RuntimeConfig, DeclaredConfigField } from "./config.ts";
-export { DECLARED_CONFIG_FIELDS, mergeConfig } from "./config.ts";
+export { DECLARED_CONFIG_FIELDS, mergeConfig, validateConfig } from "./config.ts";
 export type { Response, Usage, FinishReason } from "./response.ts";
 export { NO_USAGE } from "./response.ts";
 export { LlmProviderError, StructuredOutputInvalid, LLM_ERROR_CATEGORIES, isLlmProviderError } from "./errors.ts";
@@ -33,6 +33,8 @@ export { HttpProvider } from "./http-provider.ts";
 export type { FetchFn, HttpProviderOptions, ProviderCapabilities } from "./http-provider.ts";
 export type { WireMapping, WireRequest, Endpoint, PreparedCall, StreamAssembler } from "./mapping.ts";
 export { openAiChatMapping } from "./openai/mapping.ts";
+export { anthropicMessagesMapping, ANTHROPIC_VERSION } from "./anthropic/mapping.ts";
+export { geminiMapping } from "./gemini/mapping.ts";
 export { ProviderRegistry, providers, httpEntry } from "./registry.ts";
 export type { ProviderConfig, ProviderEntry } from "./registry.ts";
 export { canonicalJson } from "./canonical-json.ts";

@@ -26,7 +26,11 @@ export interface PreparedCall {
   readonly tools?: ReadonlyArray<Tool>;
   readonly config?: RuntimeConfig;
   readonly responseSchema?: JsonSchema;
-  /** `native`: the mapping constrains the model; `fallback`: the schema travels in the prompt. */
+  /**
+   * `native`: the mapping constrains the model (e.g. OpenAI `response_format`); `fallback`: the
+   * provider lacks native structured output and the mapping takes its documented fallback
+   * (prompt augmentation, or Anthropic's forced-tool coercion).
+   */
   readonly structuredOutput?: "native" | "fallback";
   readonly toolChoice?: ToolChoice;
   readonly stream: boolean;
@@ -51,6 +55,8 @@ export interface StreamAssembler {
 export interface WireMapping {
   /** `openai-chat`, `anthropic-messages`, `gemini`. */
   readonly api: string;
+  /** Does the mapping consume streaming responses? A `false` mapping refuses `stream: true` pre-send (§5). */
+  readonly supportsStreaming: boolean;
   /** The default base URL of the vendor's hosted API. */
   readonly defaultBaseUrl: string;
   /** Build the request; throws `provider_invalid_request` for a managed-field collision. */

@@ -5,6 +5,8 @@
  */
 import { HttpProvider, type FetchFn, type ProviderCapabilities } from "./http-provider.ts";
 import type { WireMapping } from "./mapping.ts";
+import { anthropicMessagesMapping } from "./anthropic/mapping.ts";
+import { geminiMapping } from "./gemini/mapping.ts";
 import { openAiChatMapping } from "./openai/mapping.ts";
 import type { Provider } from "./provider.ts";
 
@@ -80,9 +82,11 @@ export function httpEntry(
   };
 }
 
-/** The default registry: OpenAI and the OpenAI-compatible local-server presets. */
+/** The default registry: the native providers and the OpenAI-compatible local-server presets. */
 export const providers = new ProviderRegistry();
 providers.register(httpEntry("openai", openAiChatMapping, "native", { apiKeyEnv: "OPENAI_API_KEY" }));
+providers.register(httpEntry("anthropic", anthropicMessagesMapping, "native", { apiKeyEnv: "ANTHROPIC_API_KEY" }));
+providers.register(httpEntry("gemini", geminiMapping, "native", { apiKeyEnv: "GEMINI_API_KEY" }));
 providers.register(httpEntry("vllm", openAiChatMapping, "preset", { baseUrl: "http://localhost:8000/v1" }));
 providers.register(httpEntry("ollama", openAiChatMapping, "preset", { baseUrl: "http://localhost:11434/v1" }));
 providers.register(httpEntry("lmstudio", openAiChatMapping, "preset", { baseUrl: "http://localhost:1234/v1" }));

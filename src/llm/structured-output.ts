@@ -11,17 +11,33 @@ import type { Message } from "./messages.ts";
 import type { FinishReason, Usage } from "./response.ts";
 import type { JsonSchema } from "./tools.ts";
 
-const ajv = new AjvModule.default({ allErrors: false, strict: false, validateFormats: false });
+// strictSchema: an unknown keyword (a typo such as `requried`) is an invalid schema, not ignored.
+const ajv = new AjvModule.default({ allErrors: false, strict: false, strictSchema: true, validateFormats: false });
 const compiled = new Map<string, ValidateFunction>();
 
-/** Validate `value` against `schema`; `null` when valid, else a description naming the JSON Pointer. */
-export function schemaViolation(schema: JsonSchema, value: unknown): string | null {
+function compile(schema: JsonSchema): ValidateFunction {
   const key = canonicalJson(schema);
   let validate = compiled.get(key);
   if (!validate) {
     validate = ajv.compile(schema);
     compiled.set(key, validate);
   }
+  return validate;
+}
+
+/** Why `schema` is not a valid JSON Schema (unknown keywords included), or `null`. */
+export function invalidSchema(schema: JsonSchema): string | null {
+  try {
+    compile(schema);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/** Validate `value` against `schema`; `null` when valid, else a description naming the JSON Pointer. */
+export function schemaViolation(schema: JsonSchema, value: unknown): string | null {
+  const validate = compile(schema);
   if (validate(value)) return null;
   const e = validate.errors?.[0];
   if (!e) return "value does not match the schema";

@@ -3,6 +3,7 @@
  * validation: a violation is `provider_invalid_request` naming the field.
  */
 import { invalidRequest } from "./errors.ts";
+import { invalidSchema } from "./structured-output.ts";
 
 /** A JSON Schema document. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -37,6 +38,8 @@ export function validateTools(tools: unknown): asserts tools is ReadonlyArray<To
     if (t.parameters.type !== undefined && t.parameters.type !== "object") {
       throw invalidRequest(`${at}.parameters.type`, "the parameters schema must be an object schema");
     }
+    const bad = invalidSchema(t.parameters);
+    if (bad !== null) throw invalidRequest(`${at}.parameters`, `not a valid JSON Schema: ${bad}`);
   });
 }
 
@@ -62,4 +65,6 @@ export function validateResponseSchema(schema: unknown): asserts schema is JsonS
   if (schema === undefined || schema === null) return;
   if (!isRecord(schema)) throw invalidRequest("response_schema", "must be a JSON Schema object");
   if (schema.type !== "object") throw invalidRequest("response_schema.type", "the root of a response schema must be type: object");
+  const bad = invalidSchema(schema);
+  if (bad !== null) throw invalidRequest("response_schema", `not a valid JSON Schema: ${bad}`);
 }

@@ -2,7 +2,7 @@
  * A scripted `fetch` for provider tests: the network edge is the only thing faked. Each request is
  * recorded (URL, method, headers, body bytes) and answered with the next scripted reply.
  */
-import type { FetchFn } from "../../src/llm/index.ts";
+import type { FetchFn, LlmProviderError } from "../../src/llm/index.ts";
 
 export type Reply =
   | { status: number; json?: unknown; headers?: Record<string, string>; text?: string }
@@ -50,4 +50,14 @@ export function chatBody(content: string | null, extra: Record<string, unknown> 
     usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
     ...extra,
   };
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejection(p: Promise<unknown>): Promise<LlmProviderError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as LlmProviderError;
+  }
+  throw new Error("expected a rejection");
 }

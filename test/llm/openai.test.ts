@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { LlmProviderError, providers, StructuredOutputInvalid, type Message, type StreamEvent } from "../../src/llm/index.ts";
-import { chatBody, fakeFetch, type Reply } from "./fake-fetch.ts";
+import { providers, StructuredOutputInvalid, type Message, type StreamEvent } from "../../src/llm/index.ts";
+import { chatBody, fakeFetch, type Reply, rejection } from "./fake-fetch.ts";
 
 const hi: Message[] = [{ role: "user", content: "hi" }];
 const weather = { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
@@ -11,14 +11,6 @@ function openai(replies: Reply[], extra: Record<string, unknown> = {}) {
   return { provider, requests: f.requests };
 }
 
-async function rejection(p: Promise<unknown>): Promise<LlmProviderError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as LlmProviderError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("llm: OpenAI-compatible mapping", () => {
   it("sends a canonical body with the bearer key and maps the response", async () => {

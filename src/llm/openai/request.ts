@@ -8,7 +8,7 @@ import { DECLARED_CONFIG_FIELDS, declaredFields } from "../config.ts";
 import { placeExtras, stringList } from "../extras.ts";
 import type { PreparedCall } from "../mapping.ts";
 import type { ContentBlock, Message } from "../messages.ts";
-import { isStrictCompatible, schemaName } from "../structured-output.ts";
+import { augmentForSchema, isStrictCompatible, schemaName } from "../structured-output.ts";
 import type { Tool, ToolChoice } from "../tools.ts";
 import { canonicalJson } from "../canonical-json.ts";
 
@@ -58,7 +58,9 @@ export function wireToolChoice(c: ToolChoice): unknown {
 
 /** The request body (not yet serialized). */
 export function chatCompletionBody(call: PreparedCall): Json {
-  const body: Json = { model: call.model, messages: call.messages.map(wireMessage) };
+  // §8.1.5.1 fallback: the schema travels in a system directive on a copy of the messages.
+  const messages = call.responseSchema !== undefined && call.structuredOutput === "fallback" ? augmentForSchema(call.messages, call.responseSchema) : call.messages;
+  const body: Json = { model: call.model, messages: messages.map(wireMessage) };
   const exclusive = new Map<string, unknown>([
     ["model", body["model"]],
     ["messages", body["messages"]],

@@ -1,0 +1,44 @@
+/**
+ * The Anthropic Messages wire mapping (llm-provider §8.2): `POST {base}/messages` with `x-api-key`
+ * and `anthropic-version`, `GET {base}/models/{model}` for `ready()`. §8.2 does not implement
+ * streaming in spec 0.120.1, so the mapping refuses `stream: true` pre-send (§5).
+ */
+import { canonicalJson } from "../canonical-json.ts";
+import { LlmProviderError } from "../errors.ts";
+import type { Endpoint, PreparedCall, StreamAssembler, WireMapping, WireRequest } from "../mapping.ts";
+import { anthropicError } from "./errors.ts";
+import { messagesBody } from "./request.ts";
+import { messagesResponse } from "./response.ts";
+
+export const ANTHROPIC_VERSION = "2023-06-01";
+
+function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
+  return {
+    ...(json ? { "content-type": "application/json" } : {}),
+    accept: "application/json",
+    "anthropic-version": ANTHROPIC_VERSION,
+    ...(endpoint.apiKey ? { "x-api-key": endpoint.apiKey } : {}),
+    ...endpoint.headers,
+  };
+}
+
+export const anthropicMessagesMapping: WireMapping = {
+  api: "anthropic-messages",
+  defaultBaseUrl: "https://api.anthropic.com/v1",
+  supportsStreaming: false,
+  buildRequest(call: PreparedCall, endpoint: Endpoint): WireRequest {
+    return { method: "POST", url: `${endpoint.baseUrl}/messages`, headers: headers(endpoint, true), body: canonicalJson(messagesBody(call)) };
+  },
+  parseResponse: messagesResponse,
+  mapError: anthropicError,
+  createStreamAssembler(): StreamAssembler {
+    throw new LlmProviderError("provider_invalid_request", "the Anthropic Messages mapping does not support streaming");
+  },
+  readyRequest(model: string, endpoint: Endpoint): WireRequest {
+    return { method: "GET", url: `${endpoint.baseUrl}/models/${encodeURIComponent(model)}`, headers: headers(endpoint, false) };
+  },
+  interpretReady(body: unknown, model: string): void {
+    const id = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["id"] : undefined;
+    if (id !== model) throw new LlmProviderError("provider_invalid_model", `model '${model}' is not known to the Anthropic API`);
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * The Google Gemini wire mapping (llm-provider §8.3): `POST {base}/models/{model}:generateContent`
+ * with `x-goog-api-key`, `GET {base}/models/{model}` for `ready()`. §8.3 does not implement
+ * streaming in spec 0.120.1, so the mapping refuses `stream: true` pre-send (§5).
+ */
+import { canonicalJson } from "../canonical-json.ts";
+import { LlmProviderError } from "../errors.ts";
+import type { Endpoint, PreparedCall, StreamAssembler, WireMapping, WireRequest } from "../mapping.ts";
+import { geminiError } from "./errors.ts";
+import { generateContentBody } from "./request.ts";
+import { generateContentResponse } from "./response.ts";
+
+function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
+  return {
+    ...(json ? { "content-type": "application/json" } : {}),
+    accept: "application/json",
+    ...(endpoint.apiKey ? { "x-goog-api-key": endpoint.apiKey } : {}),
+    ...endpoint.headers,
+  };
+}
+
+function modelUrl(endpoint: Endpoint, model: string): string {
+  return `${endpoint.baseUrl}/models/${encodeURIComponent(model)}`;
+}
+
+export const geminiMapping: WireMapping = {
+  api: "gemini",
+  defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
+  supportsStreaming: false,
+  buildRequest(call: PreparedCall, endpoint: Endpoint): WireRequest {
+    return { method: "POST", url: `${modelUrl(endpoint, call.model)}:generateContent`, headers: headers(endpoint, true), body: canonicalJson(generateContentBody(call)) };
+  },
+  parseResponse: generateContentResponse,
+  mapError: geminiError,
+  createStreamAssembler(): StreamAssembler {
+    throw new LlmProviderError("provider_invalid_request", "the Gemini mapping does not support streaming");
+  },
+  readyRequest(model: string, endpoint: Endpoint): WireRequest {
+    return { method: "GET", url: modelUrl(endpoint, model), headers: headers(endpoint, false) };
+  },
+  interpretReady(body: unknown, model: string): void {
+    const name = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["name"] : undefined;
+    if (name !== `models/${model}` && name !== model) throw new LlmProviderError("provider_invalid_model", `model '${model}' is not known to the Gemini API`);
+  },
+};

@@ -1,0 +1,77 @@
+import { expect } from "chai";
+import { providers, type Message } from "../../src/llm/index.ts";
+import { fakeFetch, type Reply, rejection } from "./fake-fetch.ts";
+
+const weather = { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+
+function anthropic(replies: Reply[], capabilities = {}) {
+  const f = fakeFetch(replies);
+  return { provider: providers.create("anthropic", { model: "claude-test", apiKey: "ak-secret", fetch: f.fetch, capabilities }), requests: f.requests };
+}
+const message = (content: unknown[], stop = "end_turn") => ({ type: "message", id: "msg_1", model: "claude-test", role: "assistant", content, stop_reason: stop, usage: { input_tokens: 5, output_tokens: 2 } });
+
+
+describe("llm: Anthropic Messages mapping", () => {
+  it("lifts system, collapses tool results, sends x-api-key, maps tool_use back", async () => {
+    const { provider, requests } = anthropic([{ status: 200, json: message([{ type: "tool_use", id: "toolu_2", name: "get_weather", input: { city: "Rome" } }], "tool_use") }]);
+    const messages: Message[] = [
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Weather?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Oslo" } }] },
+      { role: "tool", tool_call_id: "toolu_1", content: "cold" },
+    ];
+    const r = await provider.complete(messages, { tools: [weather], toolChoice: "required", config: { max_tokens: 64 } });
+    expect(r.finish_reason).to.equal("tool_calls");
+    expect(r.message.tool_calls).to.deep.equal([{ id: "toolu_2", name: "get_weather", arguments: { city: "Rome" } }]);
+    expect(r.usage).to.deep.equal({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 });
+    const req = requests[0]!;
+    expect(req.url).to.equal("https://api.anthropic.com/v1/messages");
+    expect([req.headers["x-api-key"], req.headers["anthropic-version"]]).to.deep.equal(["ak-secret", "2023-06-01"]);
+    const body = JSON.parse(req.body!);
+    expect(body.system).to.equal("Be brief.");
+    expect(body.tool_choice).to.deep.equal({ type: "any" });
+    expect(body.tools[0].input_schema).to.deep.equal(weather.parameters);
+    expect(body.messages.slice(1)).to.deep.equal([
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "cold" }] },
+    ]);
+  });
+
+  it("requires max_tokens and refuses seed / penalties / stream before any request", async () => {
+    const { provider, requests } = anthropic([]);
+    const hi: Message[] = [{ role: "user", content: "hi" }];
+    for (const [options, field] of [
+      [{}, "config.max_tokens"],
+      [{ config: { max_tokens: 9, seed: 1 } }, "config.seed"],
+      [{ config: { max_tokens: 9, presence_penalty: 1 } }, "config.presence_penalty"],
+      [{ config: { max_tokens: 9 }, stream: true }, "stream"],
+    ] as const) {
+      const e = await rejection(provider.complete(hi, options));
+      expect([e.category, e.message.startsWith(field)]).to.deep.equal(["provider_invalid_request", true]);
+    }
+    expect(requests).to.have.length(0);
+  });
+
+  it("round-trips thinking blocks and derives a null total from a malformed addend", async () => {
+    const { provider } = anthropic([
+      { status: 200, json: { ...message([{ type: "thinking", thinking: "hmm", signature: "sig" }, { type: "text", text: "42" }]), usage: { input_tokens: -1, output_tokens: 2 } } },
+    ]);
+    const r = await provider.complete([{ role: "user", content: "?" }], { config: { max_tokens: 9 } });
+    expect(r.message.content).to.deep.equal([{ type: "thinking", text: "hmm", signature: "sig" }, { type: "text", text: "42" }]);
+    expect(r.usage).to.deep.equal({ prompt_tokens: null, completion_tokens: 2, total_tokens: null });
+  });
+
+  it("coerces structured output through a forced tool when native output is unavailable", async () => {
+    const schema = { type: "object", properties: { v: { type: "integer" } }, required: ["v"] };
+    const { provider, requests } = anthropic([{ status: 200, json: message([{ type: "tool_use", id: "t", name: "structured_output", input: { v: 1 } }], "tool_use") }], { nativeStructuredOutput: false });
+    const r = await provider.complete([{ role: "user", content: "go" }], { responseSchema: schema, config: { max_tokens: 9 } });
+    expect(r.parsed).to.deep.equal({ v: 1 });
+    expect(JSON.parse(requests[0]!.body!).tool_choice).to.deep.equal({ type: "tool", name: "structured_output" });
+  });
+
+  it("maps the error envelope by type", async () => {
+    const { provider } = anthropic([{ status: 529, json: { type: "error", error: { type: "overloaded_error", message: "overloaded" } } }]);
+    const e = await rejection(provider.complete([{ role: "user", content: "hi" }], { config: { max_tokens: 9 } }));
+    expect([e.category, e.message, e.status]).to.deep.equal(["provider_unavailable", "overloaded", 529]);
+  });
+});
