@@ -7,6 +7,7 @@
  * `provider_invalid_request` naming the offending field, e.g. `messages[2].content[0].text`.
  */
 import { invalidRequest } from "./errors.ts";
+import { isRecord } from "./json.ts";
 
 export interface TextBlock {
   readonly type: "text";
@@ -71,9 +72,6 @@ const DETAILS = new Set(["auto", "low", "high"]);
 /** Media types every mapping accepts for inline images (§3.1.2). */
 export const GUARANTEED_IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 function nonEmptyString(v: unknown): v is string {
   return typeof v === "string" && v.length > 0;
 }

@@ -4,6 +4,7 @@
  */
 import { invalidRequest } from "./errors.ts";
 import { invalidSchema } from "./structured-output.ts";
+import { isRecord } from "./json.ts";
 
 /** A JSON Schema document. */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -18,9 +19,6 @@ export interface Tool {
 /** `"auto" | "required" | "none"`, or force one named tool. */
 export type ToolChoice = "auto" | "required" | "none" | { readonly type: "tool"; readonly name: string };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Validate a `tools` list: records with a unique non-empty name, a description, an object schema. */
 export function validateTools(tools: unknown): asserts tools is ReadonlyArray<Tool> | undefined {

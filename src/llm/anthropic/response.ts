@@ -12,6 +12,7 @@ import { counter, derivedTotal, NO_USAGE, type FinishReason, type Response, type
 import { checkToolCalls } from "../openai/response.ts";
 import { canonicalJson } from "../canonical-json.ts";
 import { coercesToTool, STRUCTURED_OUTPUT_TOOL } from "./request.ts";
+import { isRecord } from "../json.ts";
 
 const STOP: Readonly<Record<string, FinishReason>> = {
   end_turn: "stop",
@@ -22,9 +23,6 @@ const STOP: Readonly<Record<string, FinishReason>> = {
   refusal: "content_filter",
 };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function invalid(detail: string, raw: unknown): LlmProviderError {
   return new LlmProviderError("provider_invalid_response", `Anthropic Messages response: ${detail}`, { body: JSON.stringify(raw) });

@@ -10,6 +10,7 @@ import type { TextBlock, ThinkingBlock, ToolCall } from "../messages.ts";
 import { checkToolCalls } from "../openai/response.ts";
 import { counter, NO_USAGE, type FinishReason, type Response, type Usage } from "../response.ts";
 import { assistantOf } from "../anthropic/response.ts";
+import { isRecord } from "../json.ts";
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   STOP: "stop",
@@ -21,9 +22,6 @@ const FINISH: Readonly<Record<string, FinishReason>> = {
   SPII: "content_filter",
 };
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function geminiUsage(meta: unknown): Usage {
   if (!isRecord(meta)) return NO_USAGE;

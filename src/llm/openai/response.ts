@@ -9,6 +9,7 @@ import type { PreparedCall } from "../mapping.ts";
 import type { AssistantMessage, JsonObject, ToolCall } from "../messages.ts";
 import { NO_USAGE, counter, type FinishReason, type Response, type Usage } from "../response.ts";
 import { schemaViolation } from "../structured-output.ts";
+import { isRecord } from "../json.ts";
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   stop: "stop",
@@ -22,9 +23,6 @@ export function finishReason(wire: unknown): FinishReason {
   return typeof wire === "string" && Object.hasOwn(FINISH, wire) ? FINISH[wire]! : "error";
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function invalidResponse(detail: string, raw: unknown): LlmProviderError {
   return new LlmProviderError("provider_invalid_response", `OpenAI-compatible response: ${detail}`, { body: JSON.stringify(raw) });

@@ -10,6 +10,7 @@ import type { AssistantMessage, ThinkingBlock, TextBlock, ToolCall } from "../me
 import type { StreamEvent } from "../provider.ts";
 import type { FinishReason, Response } from "../response.ts";
 import { checkToolCalls, finishReason, invalidResponse, openAiUsage, parseArguments } from "./response.ts";
+import { isRecord } from "../json.ts";
 
 interface PartialCall {
   id: string;
@@ -18,9 +19,6 @@ interface PartialCall {
   started: boolean;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export class ChatCompletionStream implements StreamAssembler {
   readonly #call: PreparedCall;

@@ -1,0 +1,128 @@
+/**
+ * Writes the provider test cassettes in this folder. There is no network here, so each response is
+ * written from the provider's documented wire format (the `provenance` field says which document)
+ * and served to the real provider through `cassetteFetch` in `record` mode, which captures the
+ * request exactly as the mapping sends it (API key redacted). Users with keys re-record against the
+ * live APIs with `mode: "record"` and the real `fetch`.
+ *
+ *   node --import tsx test/llm/cassettes/write-cassettes.ts
+ */
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { cassetteFetch, providers, saveCassette, type CassetteChunk, type CompleteOptions, type FetchFn, type Message } from "../../../src/llm/index.ts";
+
+const dir = fileURLToPath(new URL(".", import.meta.url));
+const KEY = "sk-cassette-writer-secret";
+const hi: Message[] = [{ role: "user", content: "Say hello." }];
+const weatherQ: Message[] = [{ role: "user", content: "Weather in Paris?" }];
+const weather = { name: "get_weather", description: "Get current weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
+
+const DOCS: Record<string, string> = {
+  openai: "https://platform.openai.com/docs/api-reference/chat (chat completion object, chat completion chunk object, error codes)",
+  anthropic: "https://docs.anthropic.com/en/api/messages and https://docs.anthropic.com/en/api/errors",
+  gemini: "https://ai.google.dev/api/generate-content and https://ai.google.dev/gemini-api/docs/troubleshooting",
+};
+
+interface Served {
+  status: number;
+  contentType?: string | null;
+  chunks: CassetteChunk[];
+}
+const json = (status: number, body: unknown): Served => ({ status, contentType: "application/json", chunks: [{ utf8: JSON.stringify(body) }] });
+const sse = (events: unknown[], split = 1): Served => {
+  const text = events.map((e) => `data: ${typeof e === "string" ? e : JSON.stringify(e)}\n\n`);
+  // Chunk boundaries fall mid-event on purpose (every `split` events, cut at a third of the bytes,
+  // possibly inside a multi-byte character), as TCP does.
+  const chunks: CassetteChunk[] = [];
+  for (let i = 0; i < text.length; i += split) {
+    const bytes = Buffer.from(text.slice(i, i + split).join(""), "utf8");
+    let cut = Math.max(1, Math.floor(bytes.length / 3));
+    const inside = bytes.findIndex((b, k) => k >= cut && (b & 0xc0) === 0x80);
+    if (inside > 0) cut = inside;
+    chunks.push({ base64: bytes.subarray(0, cut).toString("base64") }, { base64: bytes.subarray(cut).toString("base64") });
+  }
+  return { status: 200, contentType: "text/event-stream", chunks };
+};
+
+async function write(name: string, provider: string, baseUrl: string | undefined, model: string, served: Served, messages: Message[], options: CompleteOptions, note: string): Promise<void> {
+  const server: FetchFn = async () => {
+    const headers: Record<string, string> = served.contentType ? { "content-type": served.contentType } : {};
+    const bytes = served.chunks.map((c) => ("utf8" in c ? Buffer.from(c.utf8) : Buffer.from(c.base64, "base64")));
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctl) {
+        const next = bytes.shift();
+        if (next) ctl.enqueue(new Uint8Array(next));
+        else ctl.close();
+      },
+    });
+    return new Response(body, { status: served.status, headers });
+  };
+  const entry = providers.lookup(provider)!;
+  const api = entry.api.startsWith("openai") ? "openai" : entry.api.startsWith("anthropic") ? "anthropic" : "gemini";
+  const rec = cassetteFetch(undefined, { mode: "record", fetch: server, secrets: [KEY], provenance: `Written by hand, not recorded: ${note}; response bytes from the documented wire format (${DOCS[api]}); request captured from this library's ${entry.api} mapping.` });
+  const p = providers.create(provider, { model, apiKey: KEY, fetch: rec, ...(baseUrl ? { baseUrl } : {}) });
+  try {
+    await p.complete(messages, options);
+  } catch {
+    // error scenarios: the cassette is what matters
+  }
+  saveCassette(join(dir, `${name}.json`), rec.recorded());
+}
+
+const chunk = (delta: unknown, finish: string | null = null, extra = {}) => ({ id: "chatcmpl-c1", object: "chat.completion.chunk", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+const usageChunk = (p: number, c: number) => ({ id: "chatcmpl-c1", object: "chat.completion.chunk", created: 1733000000, model: "gpt-4o-mini", choices: [], usage: { prompt_tokens: p, completion_tokens: c, total_tokens: p + c } });
+const openAiError = (status: number, type: string, code: string | null, message: string): Served => json(status, { error: { message, type, param: null, code } });
+
+const openAiStreams: Record<string, [Served, Message[], CompleteOptions, string]> = {
+  simple_text: [sse([chunk({ role: "assistant", content: "" }), chunk({ content: "Hello" }), chunk({ content: " there!" }), chunk({}, "stop"), usageChunk(9, 3), "[DONE]"]), hi, { stream: true }, "streamed text"],
+  tool_call_single: [
+    sse([
+      chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_Xz91", type: "function", function: { name: "get_weather", arguments: "" } }] }),
+      ...['{"', "city", '":"', "Par", "is", '"}'].map((a) => chunk({ tool_calls: [{ index: 0, function: { arguments: a } }] })),
+      chunk({}, "tool_calls"),
+      usageChunk(40, 17),
+      "[DONE]",
+    ]),
+    weatherQ,
+    { stream: true, tools: [weather] },
+    "streamed tool call split over six argument deltas",
+  ],
+  unicode_text: [sse([chunk({ role: "assistant", content: "" }), chunk({ content: "Grüße, " }), chunk({ content: "世界 " }), chunk({ content: "👋🏽" }), chunk({}, "stop"), usageChunk(8, 9), "[DONE]"]), hi, { stream: true }, "streamed multi-byte text"],
+  error_auth_401: [openAiError(401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided: sk-cass***cret. You can find your API key at https://platform.openai.com/account/api-keys."), hi, { stream: true }, "401 on a streamed call"],
+  error_bad_request_400: [openAiError(400, "invalid_request_error", null, "Invalid value for 'temperature': must be between 0 and 2."), hi, { stream: true, config: { temperature: 5 } }, "400 on a streamed call"],
+  error_rate_limit_429: [{ ...openAiError(429, "requests", "rate_limit_exceeded", "Rate limit reached for gpt-4o-mini on requests per min (RPM): Limit 3, Used 3, Requested 1."), contentType: "application/json" }, hi, { stream: true }, "429 on a streamed call"],
+};
+
+for (const [scenario, [served, messages, options, note]] of Object.entries(openAiStreams)) {
+  await write(`verify_openai_${scenario}`, "openai", undefined, "gpt-4o-mini", served, messages, options, `OpenAI ${note}`);
+}
+
+// Error paths (OpenAI streaming).
+await write("openai_error_http_500", "openai", undefined, "gpt-4o-mini", openAiError(500, "server_error", null, "The server had an error while processing your request."), hi, { stream: true }, "HTTP 500");
+await write("openai_error_wrong_content_type", "openai", undefined, "gpt-4o-mini", { status: 200, contentType: "text/html; charset=utf-8", chunks: [{ utf8: "<html><body>Bad gateway page</body></html>" }] }, hi, { stream: true }, "a proxy answering a stream with HTML");
+await write("openai_error_missing_content_type", "openai", undefined, "gpt-4o-mini", { status: 200, contentType: null, chunks: [{ utf8: `data: ${JSON.stringify(chunk({ content: "Hi" }, "stop"))}\n\ndata: [DONE]\n\n` }] }, hi, { stream: true }, "a stream without a content type");
+await write("openai_error_invalid_json_event", "openai", undefined, "gpt-4o-mini", { status: 200, contentType: "text/event-stream", chunks: [{ utf8: `data: ${JSON.stringify(chunk({ content: "Hi" }))}\n\ndata: {"id":"chatcmpl-c1","choices":[{"delta":{"content":\n\n` }] }, hi, { stream: true }, "an SSE event whose data is truncated JSON");
+await write("openai_error_invalid_utf8", "openai", undefined, "gpt-4o-mini", { status: 200, contentType: "text/event-stream", chunks: [{ utf8: `data: ${JSON.stringify(chunk({ content: "Hi" }))}\n\n` }, { base64: Buffer.concat([Buffer.from('data: {"choices":[{"index":0,"delta":{"content":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}]}\n\n')]).toString("base64") }] }, hi, { stream: true }, "a stream carrying an invalid UTF-8 sequence (0xC3 0x28)");
+
+// OpenAI-compatible presets: the lighter obligation (simple text, tool call, auth error).
+for (const preset of ["vllm", "ollama"]) {
+  const model = preset === "vllm" ? "meta-llama/Llama-3.1-8B-Instruct" : "llama3.1";
+  const done = (content: string | null, extra: Record<string, unknown> = {}, finish = "stop") => json(200, { id: "chatcmpl-p1", object: "chat.completion", created: 1733000000, model, choices: [{ index: 0, message: { role: "assistant", content, ...extra }, finish_reason: finish }], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } });
+  await write(`${preset}_simple_text`, preset, undefined, model, done("Hello there!"), hi, {}, `${preset} text completion`);
+  await write(`${preset}_tool_call_single`, preset, undefined, model, done(null, { tool_calls: [{ id: "chatcmpl-tool-1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] }, "tool_calls"), weatherQ, { tools: [weather] }, `${preset} tool call`);
+  await write(`${preset}_error_auth_401`, preset, undefined, model, openAiError(401, "invalid_request_error", null, "Unauthorized"), hi, {}, `${preset} behind an API-key gate`);
+}
+
+// Anthropic (no streaming in spec 0.120.1 §8.2).
+const aMsg = (content: unknown[], stop: string) => json(200, { id: "msg_01XFDUDYJgAACzvnptvVoYEL", type: "message", role: "assistant", model: "claude-sonnet-4-5", content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 6 } });
+await write("anthropic_simple_text", "anthropic", undefined, "claude-sonnet-4-5", aMsg([{ type: "text", text: "Hello there!" }], "end_turn"), hi, { config: { max_tokens: 64 } }, "Anthropic text message");
+await write("anthropic_tool_call_single", "anthropic", undefined, "claude-sonnet-4-5", aMsg([{ type: "text", text: "Let me check." }, { type: "tool_use", id: "toolu_01A09q90qw90lq917835lq9", name: "get_weather", input: { city: "Paris" } }], "tool_use"), weatherQ, { tools: [weather], config: { max_tokens: 64 } }, "Anthropic tool_use");
+await write("anthropic_error_auth_401", "anthropic", undefined, "claude-sonnet-4-5", json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" }, request_id: "req_011CSHoEeqs5C35K2UUqR7Fy" }), hi, { config: { max_tokens: 64 } }, "Anthropic authentication_error");
+await write("anthropic_error_http_500", "anthropic", undefined, "claude-sonnet-4-5", json(500, { type: "error", error: { type: "api_error", message: "Internal server error" } }), hi, { config: { max_tokens: 64 } }, "Anthropic api_error");
+
+// Gemini (no streaming in spec 0.120.1 §8.3).
+const gen = (parts: unknown[], finish = "STOP") => json(200, { candidates: [{ content: { role: "model", parts }, finishReason: finish, index: 0 }], usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 }, modelVersion: "gemini-2.5-flash", responseId: "mAitaN2cKqGk1MkPhqCMcA" });
+await write("gemini_simple_text", "gemini", undefined, "gemini-2.5-flash", gen([{ text: "Hello there!" }]), hi, {}, "Gemini text candidate");
+await write("gemini_tool_call_single", "gemini", undefined, "gemini-2.5-flash", gen([{ functionCall: { id: "fc-1", name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "CiQB0e2Kb1sig" }]), weatherQ, { tools: [weather] }, "Gemini functionCall part");
+await write("gemini_error_auth_401", "gemini", undefined, "gemini-2.5-flash", json(401, { error: { code: 401, message: "API key not valid. Please pass a valid API key.", status: "UNAUTHENTICATED" } }), hi, {}, "Gemini UNAUTHENTICATED");
+await write("gemini_error_http_500", "gemini", undefined, "gemini-2.5-flash", json(500, { error: { code: 500, message: "An internal error has occurred.", status: "INTERNAL" } }), hi, {}, "Gemini INTERNAL");
