@@ -14,7 +14,8 @@
  * Response bodies are stored as the chunks the server sent — UTF-8 text, or base64 for bytes that
  * are not valid UTF-8 — so SSE chunk boundaries survive. Secrets never reach a cassette: auth
  * headers are replaced by `[redacted]` and every configured secret string is scrubbed from the
- * URL, headers and body before writing.
+ * URL, headers and body before writing (response chunks are scrubbed one by one: a secret the server
+ * split across two chunks would survive, so keep keys out of what a server echoes).
  *
  * Modes: `playback` (default; no network), `record` (the real `fetch`, e.g. with a key from the
  * environment, then `save()`), `auto` (play back what matches, record the rest). `strict` makes
@@ -157,7 +158,8 @@ export function cassetteFetch(cassette: Cassette | undefined, options: CassetteO
       response: { status: res.status, headers: headersOf(res.headers), chunks: chunks.map((c) => ("utf8" in c ? { utf8: scrub(c.utf8) } : c)) },
     };
     recorded.push(interaction);
-    return replay(interaction, init.signal);
+    // The caller gets the bytes as received; only the stored copy is scrubbed.
+    return replay({ ...interaction, response: { ...interaction.response, chunks } }, init.signal);
   };
 
   const fetchFn = (async (url: string, init: RequestInit) => {

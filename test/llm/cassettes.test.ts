@@ -174,3 +174,38 @@ describe("llm cassettes: end to end", () => {
     expect(saved?.state["answer"]).to.equal("Hello there!");
   });
 });
+
+describe("llm cassettes: record and auto modes", () => {
+  const server = (text: string) => async () => new Response(text, { status: 200, headers: { "content-type": "application/json" } });
+  const body = JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "echo sk-live-123" }, finish_reason: "stop" }] });
+
+  it("record: auth headers redacted and secrets scrubbed before anything is kept", async () => {
+    const rec = cassetteFetch(undefined, { mode: "record", fetch: server(body), secrets: ["sk-live-123"], provenance: "unit test" });
+    const llm = providers.create("openai", { model: "m", apiKey: "sk-live-123", fetch: rec, headers: { "x-trace": "sk-live-123" } });
+    const r = await llm.complete([{ role: "user", content: "say sk-live-123" }]);
+    expect(r.message.content).to.equal("echo sk-live-123"); // the caller sees the real bytes
+    const text = JSON.stringify(rec.recorded());
+    expect(text).to.not.contain("sk-live-123");
+    expect(rec.recorded().interactions[0]!.request.headers["authorization"]).to.equal("[redacted]");
+    // ...and the recording plays back.
+    const again = await providers.create("openai", { model: "m", fetch: cassetteFetch(rec.recorded()) }).complete([{ role: "user", content: "x" }]);
+    expect(again.message.content).to.equal("echo [redacted]");
+  });
+
+  it("auto: plays back what the cassette has and records the rest", async () => {
+    let served = 0;
+    const auto = cassetteFetch(cassette("verify_openai_simple_text"), {
+      mode: "auto",
+      fetch: async () => {
+        served++;
+        return server(body)();
+      },
+    });
+    const llm = providers.create("openai", { model: "gpt-4o-mini", fetch: auto });
+    expect((await llm.complete(hi, { stream: true })).message.content).to.equal("Hello there!");
+    expect(served).to.equal(0);
+    await providers.create("vllm", { model: "m", fetch: auto }).complete(hi);
+    expect(served).to.equal(1);
+    expect(auto.recorded().interactions).to.have.length(2);
+  });
+});
