@@ -91,7 +91,8 @@ export class ExpectedWireRequest {
 @directive({ name: "expected_wire_request_includes", at: AT, home: HOME, summary: "the one wire request, by named keys" })
 export class ExpectedWireRequestIncludes {
   readonly scope = "call" as const;
-  readonly schema = { type: "object", not: { required: ["absent_keys"] } };
+  /** §5.16: top-level absence is written with expected_wire_request_absent_keys, never inside the body. */
+  readonly schema = { type: "object", propertyNames: { not: { pattern: "(^|_)absent_keys$" } } };
   configure(_value: unknown, ctx: ConfigureContext): void {
     declareForm(ctx, "form", { requests: 1 });
   }

@@ -160,5 +160,6 @@ directiveTester("wire-request form exclusivity and count agreement", {
   invalid: [
     { code: `expected_wire_request: {${wireBody.replace("\n ", ",")}}\nexpected_wire_request_includes: {model: test-model}`, category: "fixture_schema_invalid", message: "cannot both be written" },
     { code: `expected_wire_request_includes: {model: test-model}\nexpected_wire_request_count: 2`, category: "fixture_schema_invalid", message: "disagrees" },
+    { code: `expected_wire_request_includes: {model: test-model, temperature_absent_keys: [x]}`, category: "fixture_schema_invalid", message: "expected_wire_request_includes" },
   ],
 });
