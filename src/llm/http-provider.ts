@@ -156,6 +156,7 @@ export class HttpProvider implements Provider {
     });
     const decoder = new TextDecoder("utf-8", { fatal: true });
     const reader = res.body?.getReader();
+    let finished = false;
     try {
       while (reader) {
         const { done, value } = await reader.read();
@@ -164,9 +165,13 @@ export class HttpProvider implements Provider {
         if (failure !== undefined) throw failure;
         while (pending.length > 0) yield pending.shift()!;
       }
+      finished = true;
       parser.feed(decode(decoder, undefined, this.name));
       if (failure !== undefined) throw failure;
     } finally {
+      // A consumer that stops early (or a failure) cancels the body so the connection is released;
+      // the cancel's own outcome is irrelevant to a stream nobody reads any more.
+      if (!finished && reader) await reader.cancel().catch(() => undefined);
       reader?.releaseLock();
     }
     while (pending.length > 0) yield pending.shift()!;

@@ -158,3 +158,20 @@ describe("llm: OpenAI-compatible mapping", () => {
     expect(e.message).to.equal("stop now");
   });
 });
+
+describe("llm: a stream abandoned early", () => {
+  it("cancels the response body", async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "a" }, finish_reason: null }] })}\n\n`));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const provider = providers.create("openai", { model: "m", fetch: async () => new Response(body, { headers: { "content-type": "text/event-stream" } }) });
+    for await (const e of provider.stream(hi)) if (e.type === "text_delta") break;
+    expect(cancelled).to.equal(true);
+  });
+});
