@@ -20,7 +20,7 @@ export type FetchFn = (input: string, init: RequestInit) => Promise<globalThis.R
 
 /** What the bound model / server can do; each absent flag means "yes". */
 export interface ProviderCapabilities {
-  /** The mapping consumes streaming responses (§5 *Provider streaming support*). */
+  /** Stream when asked (§5 *Provider streaming support*); default: the mapping's `streamsByDefault`. */
   readonly streaming?: boolean;
   /** Native structured output; `false` takes the prompt-augmentation fallback (§8.1.5.1). */
   readonly nativeStructuredOutput?: boolean;
@@ -61,7 +61,7 @@ export class HttpProvider implements Provider {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.headers !== undefined ? { headers: options.headers } : {}),
     };
-    this.capabilities = { streaming: true, nativeStructuredOutput: true, imageInput: true, ...options.capabilities };
+    this.capabilities = { streaming: options.mapping.streamsByDefault, nativeStructuredOutput: true, imageInput: true, ...options.capabilities };
   }
 
   get mapping(): WireMapping {
@@ -104,7 +104,8 @@ export class HttpProvider implements Provider {
     options.retry?.perAttemptOverride?.forEach((o, i) => validateConfig(o, `retry.perAttemptOverride[${i}]`));
     const stream = options.stream === true;
     if (stream && (!this.capabilities.streaming || !this.#mapping.supportsStreaming)) {
-      throw invalidRequest("stream", `the '${this.name}' provider's ${this.api} mapping does not support streaming`);
+      const hint = this.#mapping.supportsStreaming ? " unless constructed with capabilities.streaming: true (spec 0.120.1 gives this mapping no streaming)" : "";
+      throw invalidRequest("stream", `the '${this.name}' provider's ${this.api} mapping does not support streaming${hint}`);
     }
     if (!this.capabilities.imageInput && hasImageBlock(messages)) {
       throw new LlmProviderError("provider_unsupported_content_block", `messages: model '${this.model}' of provider '${this.name}' does not accept image blocks`);

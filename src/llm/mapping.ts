@@ -57,6 +57,11 @@ export interface WireMapping {
   readonly api: string;
   /** Does the mapping consume streaming responses? A `false` mapping refuses `stream: true` pre-send (§5). */
   readonly supportsStreaming: boolean;
+  /**
+   * Is streaming on unless the provider is constructed with `capabilities.streaming: false`? The
+   * §8.2 / §8.3 mappings do not stream in spec 0.120.1: theirs is opt-in (`streaming: true`).
+   */
+  readonly streamsByDefault: boolean;
   /** The default base URL of the vendor's hosted API. */
   readonly defaultBaseUrl: string;
   /** Build the request; throws `provider_invalid_request` for a managed-field collision. */

@@ -75,3 +75,34 @@ describe("llm: Anthropic Messages mapping", () => {
     expect([e.category, e.message, e.status]).to.deep.equal(["provider_unavailable", "overloaded", 529]);
   });
 });
+
+describe("llm: Anthropic streaming (opt-in)", () => {
+  it("assembles message events into the Response the non-streamed call returns", async () => {
+    const full = message([{ type: "thinking", thinking: "hmm", signature: "sig" }, { type: "text", text: "Hi there" }, { type: "tool_use", id: "toolu_9", name: "get_weather", input: { city: "Rome" } }], "tool_use");
+    const events = [
+      { type: "message_start", message: { ...full, content: [], stop_reason: null, usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } },
+      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } },
+      { type: "content_block_stop", index: 0 },
+      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+      { type: "ping" },
+      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hi " } },
+      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "there" } },
+      { type: "content_block_stop", index: 1 },
+      { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_9", name: "get_weather", input: {} } },
+      { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"city":' } },
+      { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '"Rome"}' } },
+      { type: "content_block_stop", index: 2 },
+      { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 2 } },
+      { type: "message_stop" },
+    ];
+    const streamed = anthropic([{ sse: events }], { streaming: true });
+    const seen: string[] = [];
+    const r = await streamed.provider.complete([{ role: "user", content: "?" }], { stream: true, tools: [weather], config: { max_tokens: 9 }, onEvent: (e) => seen.push(e.type) });
+    expect(seen).to.deep.equal(["start", "reasoning_delta", "text_delta", "text_delta", "tool_call_start", "tool_call_delta", "tool_call_delta", "tool_call_end", "done"]);
+    expect(JSON.parse(streamed.requests[0]!.body!).stream).to.equal(true);
+    const atomic = await anthropic([{ status: 200, json: full }]).provider.complete([{ role: "user", content: "?" }], { tools: [weather], config: { max_tokens: 9 } });
+    expect([r.message, r.finish_reason, r.usage]).to.deep.equal([atomic.message, atomic.finish_reason, atomic.usage]);
+  });
+});

@@ -53,3 +53,24 @@ describe("llm: Gemini mapping", () => {
     expect([e.category, e.message]).to.deep.equal(["provider_rate_limit", "quota"]);
   });
 });
+
+describe("llm: Gemini streaming (opt-in)", () => {
+  it("streamGenerateContent chunks assemble into the Response the non-streamed call returns", async () => {
+    const f = fakeFetch([
+      {
+        sse: [
+          { candidates: [{ content: { role: "model", parts: [{ text: "Think", thought: true }] } }] },
+          { candidates: [{ content: { role: "model", parts: [{ text: "ing.", thought: true }, { text: "Hel" }] } }] },
+          { candidates: [{ content: { role: "model", parts: [{ text: "lo" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, totalTokenCount: 6 } },
+        ],
+      },
+    ]);
+    const p = providers.create("gemini", { model: "gemini-test", fetch: f.fetch, capabilities: { streaming: true } });
+    const seen: string[] = [];
+    const r = await p.complete([{ role: "user", content: "hi" }], { stream: true, onEvent: (e) => seen.push(e.type) });
+    expect(f.requests[0]!.url).to.equal("https://generativelanguage.googleapis.com/v1beta/models/gemini-test:streamGenerateContent?alt=sse");
+    expect(seen).to.deep.equal(["start", "reasoning_delta", "reasoning_delta", "text_delta", "text_delta", "done"]);
+    const atomic = await gemini([{ status: 200, json: candidate([{ text: "Thinking.", thought: true }, { text: "Hello" }]) }]).provider.complete([{ role: "user", content: "hi" }]);
+    expect([r.message, r.finish_reason, r.usage]).to.deep.equal([atomic.message, atomic.finish_reason, atomic.usage]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The Anthropic Messages wire mapping (llm-provider §8.2): `POST {base}/messages` with `x-api-key`
  * and `anthropic-version`, `GET {base}/models/{model}` for `ready()`. §8.2 does not implement
- * streaming in spec 0.120.1, so the mapping refuses `stream: true` pre-send (§5).
+ * streaming in spec 0.120.1, so `stream: true` is refused pre-send (§5) unless the provider opts in
+ * with `capabilities: { streaming: true }` (the Messages API's SSE events, `stream.ts`).
  */
 import { canonicalJson } from "../canonical-json.ts";
 import { LlmProviderError } from "../errors.ts";
@@ -9,13 +10,14 @@ import type { Endpoint, PreparedCall, StreamAssembler, WireMapping, WireRequest 
 import { anthropicError } from "./errors.ts";
 import { messagesBody } from "./request.ts";
 import { messagesResponse } from "./response.ts";
+import { MessagesStream } from "./stream.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
 function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
   return {
     ...(json ? { "content-type": "application/json" } : {}),
-    accept: "application/json",
+    accept: "application/json, text/event-stream",
     "anthropic-version": ANTHROPIC_VERSION,
     ...(endpoint.apiKey ? { "x-api-key": endpoint.apiKey } : {}),
     ...endpoint.headers,
@@ -25,15 +27,14 @@ function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
 export const anthropicMessagesMapping: WireMapping = {
   api: "anthropic-messages",
   defaultBaseUrl: "https://api.anthropic.com/v1",
-  supportsStreaming: false,
+  supportsStreaming: true,
+  streamsByDefault: false,
   buildRequest(call: PreparedCall, endpoint: Endpoint): WireRequest {
     return { method: "POST", url: `${endpoint.baseUrl}/messages`, headers: headers(endpoint, true), body: canonicalJson(messagesBody(call)) };
   },
   parseResponse: messagesResponse,
   mapError: anthropicError,
-  createStreamAssembler(): StreamAssembler {
-    throw new LlmProviderError("provider_invalid_request", "the Anthropic Messages mapping does not support streaming");
-  },
+  createStreamAssembler: (call: PreparedCall): StreamAssembler => new MessagesStream(call),
   readyRequest(model: string, endpoint: Endpoint): WireRequest {
     return { method: "GET", url: `${endpoint.baseUrl}/models/${encodeURIComponent(model)}`, headers: headers(endpoint, false) };
   },

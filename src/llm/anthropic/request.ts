@@ -95,10 +95,11 @@ export function messagesBody(call: PreparedCall): Json {
   const exclusive = new Map<string, unknown>([
     ["model", body["model"]],
     ["messages", body["messages"]],
-    ["stream", false],
+    ["stream", call.stream],
   ]);
   const additive = new Map<string, (v: unknown) => unknown[] | undefined>();
   if (body["system"] !== undefined) exclusive.set("system", body["system"]);
+  if (call.stream) body["stream"] = true;
   let tools = call.tools?.map(anthropicTool) ?? [];
   let toolChoice = call.toolChoice !== undefined ? anthropicToolChoice(call.toolChoice) : undefined;
   if (coercesToTool(call)) {

@@ -1,7 +1,8 @@
 /**
  * The Google Gemini wire mapping (llm-provider §8.3): `POST {base}/models/{model}:generateContent`
  * with `x-goog-api-key`, `GET {base}/models/{model}` for `ready()`. §8.3 does not implement
- * streaming in spec 0.120.1, so the mapping refuses `stream: true` pre-send (§5).
+ * streaming in spec 0.120.1, so `stream: true` is refused pre-send (§5) unless the provider opts in
+ * with `capabilities: { streaming: true }` (`:streamGenerateContent?alt=sse`, `stream.ts`).
  */
 import { canonicalJson } from "../canonical-json.ts";
 import { LlmProviderError } from "../errors.ts";
@@ -9,11 +10,12 @@ import type { Endpoint, PreparedCall, StreamAssembler, WireMapping, WireRequest 
 import { geminiError } from "./errors.ts";
 import { generateContentBody } from "./request.ts";
 import { generateContentResponse } from "./response.ts";
+import { GenerateContentStream } from "./stream.ts";
 
 function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
   return {
     ...(json ? { "content-type": "application/json" } : {}),
-    accept: "application/json",
+    accept: "application/json, text/event-stream",
     ...(endpoint.apiKey ? { "x-goog-api-key": endpoint.apiKey } : {}),
     ...endpoint.headers,
   };
@@ -26,15 +28,15 @@ function modelUrl(endpoint: Endpoint, model: string): string {
 export const geminiMapping: WireMapping = {
   api: "gemini",
   defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
-  supportsStreaming: false,
+  supportsStreaming: true,
+  streamsByDefault: false,
   buildRequest(call: PreparedCall, endpoint: Endpoint): WireRequest {
-    return { method: "POST", url: `${modelUrl(endpoint, call.model)}:generateContent`, headers: headers(endpoint, true), body: canonicalJson(generateContentBody(call)) };
+    const action = call.stream ? "streamGenerateContent?alt=sse" : "generateContent";
+    return { method: "POST", url: `${modelUrl(endpoint, call.model)}:${action}`, headers: headers(endpoint, true), body: canonicalJson(generateContentBody(call)) };
   },
   parseResponse: generateContentResponse,
   mapError: geminiError,
-  createStreamAssembler(): StreamAssembler {
-    throw new LlmProviderError("provider_invalid_request", "the Gemini mapping does not support streaming");
-  },
+  createStreamAssembler: (call: PreparedCall): StreamAssembler => new GenerateContentStream(call),
   readyRequest(model: string, endpoint: Endpoint): WireRequest {
     return { method: "GET", url: modelUrl(endpoint, model), headers: headers(endpoint, false) };
   },

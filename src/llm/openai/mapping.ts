@@ -23,6 +23,7 @@ function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
 export const openAiChatMapping: WireMapping = {
   api: "openai-chat",
   supportsStreaming: true,
+  streamsByDefault: true,
   defaultBaseUrl: "https://api.openai.com/v1",
   buildRequest(call: PreparedCall, endpoint: Endpoint): WireRequest {
     return { method: "POST", url: `${endpoint.baseUrl}/chat/completions`, headers: headers(endpoint, true), body: canonicalJson(chatCompletionBody(call)) };
