@@ -8,8 +8,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import { DECLARED_CONFIG_FIELDS, mergeConfig, type RuntimeConfig } from "../../src/llm/index.ts";
-import { deepEqual } from "../../src/llm/canonical-json.ts";
+import { DECLARED_CONFIG_FIELDS, deepEqual, mergeConfig, type RuntimeConfig } from "../../src/llm/index.ts";
 import type { LlmCall } from "../../harness/llm/facets.ts";
 import { completionRequests, describeCall, llmCall } from "../../harness/llm/reading.ts";
 

@@ -37,7 +37,7 @@ export { anthropicMessagesMapping, ANTHROPIC_VERSION } from "./anthropic/mapping
 export { geminiMapping } from "./gemini/mapping.ts";
 export { ProviderRegistry, providers, httpEntry } from "./registry.ts";
 export type { ProviderConfig, ProviderEntry } from "./registry.ts";
-export { canonicalJson } from "./canonical-json.ts";
+export { canonicalJson, deepEqual } from "./canonical-json.ts";
 export { isStrictCompatible, schemaViolation } from "./structured-output.ts";
 export { cassetteFetch, loadCassette, saveCassette, delayInterceptor, mergeChunksInterceptor, CassetteMismatch, REDACTED } from "./cassette.ts";
 export type { Cassette, CassetteChunk, CassetteInteraction, CassetteMode, CassetteOptions, CassetteInterceptor } from "./cassette.ts";
