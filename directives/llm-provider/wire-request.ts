@@ -12,8 +12,9 @@ import type { CheckContext, ConfigureContext } from "../../src/conformance/direc
 import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import type { LlmCall, WireCapture } from "../../harness/llm/facets.ts";
-import { llmCall, llmCalls } from "../../harness/llm/reading.ts";
+import type { WireCapture } from "../../harness/llm/facets.ts";
+import { llmCalls } from "../../harness/llm/reading.ts";
+import { wireCall, type WireCall } from "../../harness/wire-call.ts";
 import { CALL_POSITION } from "./case.ts";
 
 const HOME = "llm-provider";
@@ -27,7 +28,7 @@ function bodyShape(mapping: "exact" | "named"): Shape {
 }
 
 /** The requests a wire assertion reads: the model requests (POST) of the call. */
-function requestsOf(call: LlmCall): ReadonlyArray<WireCapture> {
+function requestsOf(call: WireCall): ReadonlyArray<WireCapture> {
   const posts = call.requests.filter((r) => r.method === "POST");
   return posts.length > 0 || call.operation === "complete" ? posts : call.requests;
 }
@@ -50,7 +51,7 @@ function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form
 }
 
 /** §5.16: under `mapping: gemini` the `model` key compares with the URL's `{model}` path segment. */
-function withModel(call: LlmCall, r: WireCapture, body: Record<string, unknown>): Record<string, unknown> {
+function withModel(call: WireCall, r: WireCapture, body: Record<string, unknown>): Record<string, unknown> {
   if (call.mapping !== "gemini") return body;
   const m = /\/models\/([^/:]+)(?::|$)/.exec(new URL(r.url).pathname);
   return m ? { ...body, model: decodeURIComponent(m[1]!) } : body;
@@ -75,7 +76,7 @@ export class ExpectedWireRequest {
   }
   check(value: Record<string, unknown> | Record<string, unknown>[], obs: Observation, ctx: CheckContext): void {
     const expected = Array.isArray(value) ? value : [value];
-    const call = llmCall(obs, ctx);
+    const call = wireCall(obs, ctx);
     const requests = requestsOf(call);
     if (requests.length !== expected.length) {
       ctx.fail(`expected ${expected.length} wire request(s), but the call sent ${requests.length}`, { expected: expected.length, actual: requests.length });
@@ -97,7 +98,7 @@ export class ExpectedWireRequestIncludes {
     declareForm(ctx, "form", { requests: 1 });
   }
   check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
-    const call = llmCall(obs, ctx);
+    const call = wireCall(obs, ctx);
     const requests = requestsOf(call);
     if (requests.length !== 1) {
       ctx.fail(`expected exactly one wire request, but the call sent ${requests.length}`);
@@ -113,7 +114,7 @@ export class ExpectedWireRequestAbsentKeys {
   readonly scope = "call" as const;
   readonly schema = { type: "array", items: { type: "string" } };
   check(value: string[], obs: Observation, ctx: CheckContext): void {
-    requestsOf(llmCall(obs, ctx)).forEach((r, i) => {
+    requestsOf(wireCall(obs, ctx)).forEach((r, i) => {
       const body = sound(r, i, ctx);
       for (const k of value) if (body && Object.hasOwn(body, k)) ctx.fail(`request ${i} carries '${k}'`, { path: `${ctx.label}.${k}`, actual: body[k] });
     });
@@ -125,7 +126,7 @@ export class ExpectedWireHeaders {
   readonly scope = "call" as const;
   readonly schema = { type: "object", additionalProperties: { type: "string" } };
   check(value: Record<string, string>, obs: Observation, ctx: CheckContext): void {
-    const requests = llmCall(obs, ctx).requests;
+    const requests = wireCall(obs, ctx).requests;
     if (requests.length === 0) ctx.fail("the call sent no request to read headers from");
     requests.forEach((r, i) => {
       for (const [name, want] of Object.entries(value)) {
@@ -145,7 +146,7 @@ export class ExpectedWireRequestCount {
     declareForm(ctx, "count", { requests: value });
   }
   check(value: number, obs: Observation, ctx: CheckContext): void {
-    ctx.match(value, llmCall(obs, ctx).requests.length, null);
+    ctx.match(value, wireCall(obs, ctx).requests.length, null);
   }
 }
 
@@ -154,7 +155,7 @@ export class ExpectedWireUrl {
   readonly scope = "call" as const;
   readonly schema = { type: "string" };
   check(value: string, obs: Observation, ctx: CheckContext): void {
-    const requests = llmCall(obs, ctx).requests;
+    const requests = wireCall(obs, ctx).requests;
     if (requests.length === 0) ctx.fail("the call sent no request");
     requests.forEach((r, i) => ctx.match(value, r.url, null, `${ctx.label}[${i}]`));
   }
@@ -166,7 +167,7 @@ export class ExpectedWireRequestChecks {
   readonly scope = "call" as const;
   readonly schema = { type: "object", propertyNames: { pattern: "_absent$" }, additionalProperties: { type: "boolean" } };
   check(value: Record<string, boolean>, obs: Observation, ctx: CheckContext): void {
-    const requests = requestsOf(llmCall(obs, ctx));
+    const requests = requestsOf(wireCall(obs, ctx));
     if (requests.length === 0) ctx.fail("the call sent no request");
     requests.forEach((r, i) => {
       const body = sound(r, i, ctx);

@@ -11,12 +11,12 @@ import { hasImageBlock, textOf, validateMessages, type Message } from "./message
 import type { CompleteOptions, Provider, ReadyOptions, StreamEvent } from "./provider.ts";
 import type { Response } from "./response.ts";
 import { withCallRetry } from "./retry.ts";
+import { parseBody, readText, scrubKey, send, type FetchFn } from "./transport.ts";
 import { validateConfig } from "./config.ts";
 import { parseStructured } from "./structured-output.ts";
 import { validateResponseSchema, validateToolChoice, validateTools } from "./tools.ts";
 
-/** The `fetch` shape a provider calls (the global one by default; inject a fake or a cassette). */
-export type FetchFn = (input: string, init: RequestInit) => Promise<globalThis.Response>;
+export type { FetchFn } from "./transport.ts";
 
 /** What the bound model / server can do; each absent flag means "yes". */
 export interface ProviderCapabilities {
@@ -181,30 +181,11 @@ export class HttpProvider implements Provider {
 
   /** The mapping's §7 error for a non-2xx response, with the API key scrubbed from message and body. */
   #httpFailure(status: number, text: string, headers: Headers): LlmProviderError {
-    const error = this.#mapping.mapError(status, text, headers);
-    const key = this.endpoint.apiKey;
-    if (!key || (!error.message.includes(key) && !(error.body ?? "").includes(key))) return error;
-    const scrub = (s: string): string => s.split(key).join("[redacted]");
-    return new LlmProviderError(error.category, scrub(error.message), {
-      status,
-      body: scrub(error.body ?? ""),
-      ...(error.retry_after_seconds !== undefined ? { retry_after_seconds: error.retry_after_seconds } : {}),
-    });
+    return scrubKey(this.#mapping.mapError(status, text, headers), this.endpoint.apiKey);
   }
 
-  async #send(request: WireRequest, signal: AbortSignal | undefined): Promise<globalThis.Response> {
-    const fetchFn = this.#fetch ?? (globalThis.fetch as FetchFn);
-    try {
-      return await fetchFn(request.url, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body !== undefined ? { body: request.body } : {}),
-        ...(signal !== undefined ? { signal } : {}),
-      });
-    } catch (cause) {
-      if (signal?.aborted || (cause as { name?: string })?.name === "AbortError") throw cause;
-      throw new LlmProviderError("provider_unavailable", `${this.name}: could not reach ${request.method} ${request.url}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
-    }
+  #send(request: WireRequest, signal: AbortSignal | undefined): Promise<globalThis.Response> {
+    return send(this.#fetch, this.name, request, signal);
   }
 }
 
@@ -213,23 +194,6 @@ function decode(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array | u
     return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
   } catch (cause) {
     throw new LlmProviderError("provider_invalid_response", `${name}: the stream is not valid UTF-8`, { cause });
-  }
-}
-
-async function readText(res: globalThis.Response, signal: AbortSignal | undefined): Promise<string> {
-  try {
-    return await res.text();
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    throw new LlmProviderError("provider_unavailable", `the response body could not be read: ${(cause as Error).message}`, { cause, status: res.status });
-  }
-}
-
-function parseBody(text: string, status: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new LlmProviderError("provider_invalid_response", `the response body is not JSON: ${(cause as Error).message}`, { cause, status, body: text });
   }
 }
 

@@ -1,0 +1,211 @@
+/**
+ * The retrieval-provider construction / mock / call vocabulary (conformance-adapter §5.14, §5.15):
+ * the `<vendor>_embedding_provider` / `<vendor>_rerank_provider` blocks, `mapping:`, the
+ * `mock_embedding` / `mock_rerank` lists, and the `calls_embed` / `calls_rerank` node directives
+ * that call the real provider and store its response record in state.
+ */
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext, ConfigureContext } from "../../src/conformance/directive.ts";
+import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
+import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { completedState } from "../../harness/graph/reading.ts";
+import * as F from "../../harness/graph/facets.ts";
+import { RETRIEVAL_CASE, type RetrievalMockEntry } from "../../harness/retrieval/case.ts";
+import { RetrievalCallsFacet, type RetrievalCall } from "../../harness/retrieval/facets.ts";
+import { WireCallFacet } from "../../harness/wire-call.ts";
+import { FinalState, finalStateShape } from "../general/final-state.ts";
+import type { EmbeddingResponse, RerankResponse } from "../../src/retrieval/index.ts";
+
+const HOME = "retrieval-provider";
+
+/** §5.14 `chunk_size`: the per-request cap for the constructed provider. */
+const chunkSize = { type: "integer", minimum: 1 } as const;
+const common = { base_url: { type: "string", minLength: 1 }, model: { type: "string", minLength: 1 }, api_key: { type: "string" }, chunk_size: chunkSize } as const;
+const prefixes = { query_prefix: { type: "string" }, document_prefix: { type: "string" } } as const;
+
+const BLOCKS: ReadonlyArray<{ name: string; vendor: string; kind: "embedding" | "rerank"; properties: Record<string, unknown> }> = [
+  { name: "tei_embedding_provider", vendor: "tei", kind: "embedding", properties: { ...common, ...prefixes, input_type_prompt_map: { type: "object", additionalProperties: { type: "string" } } } },
+  { name: "tei_rerank_provider", vendor: "tei", kind: "rerank", properties: common },
+  { name: "jina_embedding_provider", vendor: "jina", kind: "embedding", properties: common },
+  { name: "jina_rerank_provider", vendor: "jina", kind: "rerank", properties: common },
+  { name: "openai_embedding_provider", vendor: "openai", kind: "embedding", properties: { ...common, ...prefixes } },
+  { name: "cohere_embedding_provider", vendor: "cohere", kind: "embedding", properties: common },
+  { name: "cohere_rerank_provider", vendor: "cohere", kind: "rerank", properties: common },
+];
+
+for (const block of BLOCKS) {
+  class ConstructionBlock {
+    readonly schema = { type: "object", required: ["model"], additionalProperties: false, properties: block.properties };
+    configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
+      const state = ctx.slot(RETRIEVAL_CASE);
+      state[block.kind] = { vendor: block.vendor, fields: value, where: ctx.locate(ctx.self.path) };
+    }
+  }
+  Object.defineProperty(ConstructionBlock, "name", { value: `Construction_${block.name}` });
+  directive({ name: block.name, at: "case", home: HOME, summary: `a bound ${block.vendor} ${block.kind} provider (§5.15)` })(ConstructionBlock);
+}
+
+/** `mapping: tei | jina | openai | cohere` — the §8.x wire mapping under test (absent: the stand-in). */
+@directive({ name: "mapping", at: "case", home: HOME, summary: "the retrieval wire mapping under test" })
+export class RetrievalMapping {
+  readonly schema = { enum: ["tei", "jina", "openai", "cohere"] };
+  configure(value: string, ctx: ConfigureContext): void {
+    ctx.slot(RETRIEVAL_CASE).mapping = value;
+  }
+}
+
+const mockEntry = {
+  type: "object",
+  required: ["status"],
+  additionalProperties: false,
+  properties: {
+    status: { type: "integer", minimum: 100, maximum: 599 },
+    body: {},
+    raises: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        error_type: { type: "string" },
+        message: { type: "string" },
+        message_repeat: { type: "object", required: ["char", "bytes"], additionalProperties: false, properties: { char: { type: "string", minLength: 1 }, bytes: { type: "integer", minimum: 0 } } },
+      },
+      // §5.15: message and message_repeat are mutually exclusive.
+      not: { required: ["message", "message_repeat"] },
+    },
+  },
+  // §5.15: raises is not used without a non-2xx status.
+  if: { required: ["raises"] },
+  then: { properties: { status: { not: { type: "integer", minimum: 200, maximum: 299 } } } },
+} as const;
+
+@directive({ name: "mock_embedding", at: "case", home: HOME, summary: "the embedding mock's responses, one per request" })
+export class MockEmbedding {
+  readonly schema = { type: "array", items: mockEntry };
+  configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
+    ctx.slot(RETRIEVAL_CASE).mockEmbedding = value;
+  }
+}
+
+@directive({ name: "mock_rerank", at: "case", home: HOME, summary: "the rerank mock's responses, one per request" })
+export class MockRerank {
+  readonly schema = { type: "array", items: mockEntry };
+  configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
+    ctx.slot(RETRIEVAL_CASE).mockRerank = value;
+  }
+}
+
+/** Record a finished provider call on the running call's observation (claims and wire assertions read it). */
+function record(env: BuildEnv, call: RetrievalCall): void {
+  const obs = env.currentCall().observation;
+  const calls = obs.tryGet(RetrievalCallsFacet) ?? [];
+  calls.push(call);
+  obs.set(RetrievalCallsFacet, calls);
+  obs.set(WireCallFacet, { operation: call.operation, mapping: call.mapping, requests: calls.flatMap((c) => c.requests) });
+}
+
+interface EmbedValue {
+  input: string[];
+  config?: Record<string, unknown>;
+  stores_response_in: string;
+}
+
+/** `calls_embed: {input, config?, stores_response_in}` — the node calls embed() and stores the response. */
+@directive({ name: "calls_embed", at: "node", home: HOME, summary: "call the bound EmbeddingProvider.embed()" })
+export class CallsEmbed {
+  readonly schema = {
+    type: "object",
+    required: ["input", "stores_response_in"],
+    additionalProperties: false,
+    properties: { input: { type: "array", items: { type: "string" } }, config: { type: "object" }, stores_response_in: { type: "string", minLength: 1 } },
+  };
+  contribute(value: EmbedValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+    const state = env.slot(RETRIEVAL_CASE);
+    node.steps.push(async () => {
+      const provider = state.embeddingProvider(env.locate(at));
+      const mock = state.embedMock;
+      const [sent, served] = [mock.requests.length, mock.served.length];
+      let response: EmbeddingResponse | undefined;
+      let error: unknown;
+      try {
+        response = await provider.embed(value.input, value.config !== undefined ? { config: value.config } : {});
+        return { [value.stores_response_in]: response };
+      } catch (e) {
+        error = e;
+        throw e;
+      } finally {
+        record(env, { operation: "embed", mapping: state.mapping ?? "stand-in", node: node.name, input: value as unknown as Record<string, unknown>, construction: state.embedding?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
+      }
+    });
+  }
+}
+
+interface RerankValue {
+  query: string;
+  documents: string[];
+  top_k?: number;
+  config?: Record<string, unknown>;
+  model?: string;
+  stores_response_in: string;
+}
+
+/** `calls_rerank: {query, documents, top_k?, config?, model?, stores_response_in}` — the node calls rerank(). */
+@directive({ name: "calls_rerank", at: "node", home: HOME, summary: "call the bound RerankProvider.rerank()" })
+export class CallsRerank {
+  readonly schema = {
+    type: "object",
+    required: ["query", "documents", "stores_response_in"],
+    additionalProperties: false,
+    properties: {
+      query: { type: "string" },
+      documents: { type: "array", items: { type: "string" } },
+      top_k: { type: "integer" },
+      config: { type: "object" },
+      model: { type: "string", minLength: 1 },
+      stores_response_in: { type: "string", minLength: 1 },
+    },
+  };
+  contribute(value: RerankValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+    const state = env.slot(RETRIEVAL_CASE);
+    node.steps.push(async () => {
+      const provider = state.rerankProvider(env.locate(at), value.model);
+      const mock = state.rerankMock;
+      const [sent, served] = [mock.requests.length, mock.served.length];
+      let response: RerankResponse | undefined;
+      let error: unknown;
+      try {
+        response = await provider.rerank(value.query, value.documents, {
+          ...(value.top_k !== undefined ? { topK: value.top_k } : {}),
+          ...(value.config !== undefined ? { config: value.config } : {}),
+        });
+        return { [value.stores_response_in]: response };
+      } catch (e) {
+        error = e;
+        throw e;
+      } finally {
+        record(env, { operation: "rerank", mapping: state.mapping ?? "stand-in", node: node.name, input: value as unknown as Record<string, unknown>, construction: state.rerank?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
+      }
+    });
+  }
+}
+
+/**
+ * `final_state` here (conformance-adapter §5.8): exact, except that a field a `calls_*` node stored
+ * a provider record in (an EmbeddingResponse / RerankResponse) matches by the keys the fixture
+ * names, with `raw` exact as a JSON document (§8.4). A key that names no field of the record, such
+ * as `vectors_length`, fails.
+ */
+@directive({ name: "final_state", at: "expected", home: HOME, summary: "the final state; provider records by named keys" })
+export class RetrievalFinalState extends FinalState {
+  override check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
+    const state = completedState(obs, ctx);
+    if (state === null) return;
+    const base = finalStateShape(obs);
+    const keys: Record<string, Shape> = { ...base.keys };
+    const graph = obs.tryGet(F.RootGraph);
+    const fields = (obs.tryGet(RetrievalCallsFacet) ?? []).map((c) => c.input["stores_response_in"] as string);
+    for (const f of fields) if (!graph || graph.schema.fields.has(f)) keys[f] = Shapes.record({ keys: { raw: Shapes.document() } });
+    ctx.match(value, state, Shapes.exact({ keys }));
+  }
+}

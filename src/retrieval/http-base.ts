@@ -1,0 +1,76 @@
+/**
+ * What the HTTP embedding and rerank providers share: the bound model and endpoint, `ready()`
+ * through the mapping's probe, and one request's round trip — sent through the injected `fetch`,
+ * a non-2xx mapped to its §7 category (API key scrubbed), the body parsed as a JSON object or array.
+ */
+import type { LlmProviderError } from "../llm/errors.ts";
+import { parseBody, readText, scrubKey, send, type FetchFn } from "../llm/transport.ts";
+import { invalidResponse } from "./errors.ts";
+import { isRecord } from "./figures.ts";
+import type { Endpoint, WireRequest } from "./mapping.ts";
+import type { RawResponse, ReadyOptions } from "./types.ts";
+
+export interface HttpBaseOptions {
+  /** Registry name (`tei`, `openai`, ...). */
+  readonly name: string;
+  readonly model: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly fetch?: FetchFn;
+  /** Items per request (see each provider). */
+  readonly chunkSize?: number;
+}
+
+interface WireSide {
+  readonly system: string;
+  readonly defaultBaseUrl?: string;
+  mapError(status: number, bodyText: string, headers: Headers): LlmProviderError;
+  readyRequest?(model: string, endpoint: Endpoint): WireRequest;
+}
+
+export abstract class HttpRetrievalProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly endpoint: Endpoint;
+  readonly #wire: WireSide;
+  readonly #fetch: FetchFn | undefined;
+
+  protected constructor(options: HttpBaseOptions, wire: WireSide, kind: string) {
+    if (typeof options.model !== "string" || options.model.length === 0) throw new TypeError(`${kind} provider '${options.name}': model must be a non-empty string`);
+    if (options.chunkSize !== undefined && !(Number.isInteger(options.chunkSize) && options.chunkSize > 0)) throw new TypeError(`${kind} provider '${options.name}': chunkSize must be a positive integer`);
+    const baseUrl = options.baseUrl ?? wire.defaultBaseUrl;
+    if (baseUrl === undefined) throw new TypeError(`${kind} provider '${options.name}': baseUrl is required (the ${wire.system} mapping has no default)`);
+    this.name = options.name;
+    this.model = options.model;
+    this.#wire = wire;
+    this.#fetch = options.fetch;
+    this.endpoint = {
+      baseUrl: baseUrl.replace(/\/+$/, ""),
+      ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+      ...(options.headers !== undefined ? { headers: options.headers } : {}),
+    };
+  }
+
+  /** The `gen_ai.system` of the wire surface (`tei`, `jina`, `openai`, `cohere`). */
+  get system(): string {
+    return this.#wire.system;
+  }
+
+  /** §3 / §5 `ready()`: the mapping's probe (a noop when it has none); idempotent. */
+  async ready(options: ReadyOptions = {}): Promise<void> {
+    const request = this.#wire.readyRequest?.(this.model, this.endpoint);
+    if (request !== undefined) await this.roundTrip(request, options.signal, false);
+  }
+
+  /** One request: the parsed success body (an object or an array), or the mapped §7 error. */
+  protected async roundTrip(request: WireRequest, signal: AbortSignal | undefined, parse = true): Promise<RawResponse> {
+    const res = await send(this.#fetch, this.name, request, signal);
+    const text = await readText(res, signal);
+    if (!res.ok) throw scrubKey(this.#wire.mapError(res.status, text, res.headers), this.endpoint.apiKey);
+    if (!parse) return {};
+    const body = parseBody(text, res.status);
+    if (!isRecord(body) && !Array.isArray(body)) throw invalidResponse(this.name, "the response is neither a JSON object nor an array", body);
+    return body as RawResponse;
+  }
+}
