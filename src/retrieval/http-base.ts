@@ -27,6 +27,7 @@ interface WireSide {
   readonly defaultBaseUrl?: string;
   mapError(status: number, bodyText: string, headers: Headers): LlmProviderError;
   readyRequest?(model: string, endpoint: Endpoint): WireRequest;
+  interpretReady?(body: unknown, model: string): void;
 }
 
 export abstract class HttpRetrievalProvider {
@@ -60,7 +61,10 @@ export abstract class HttpRetrievalProvider {
   /** §3 / §5 `ready()`: the mapping's probe (a noop when it has none); idempotent. */
   async ready(options: ReadyOptions = {}): Promise<void> {
     const request = this.#wire.readyRequest?.(this.model, this.endpoint);
-    if (request !== undefined) await this.roundTrip(request, options.signal, false);
+    if (request === undefined) return;
+    const interpret = this.#wire.interpretReady;
+    const body = await this.roundTrip(request, options.signal, interpret !== undefined);
+    interpret?.(body, this.model);
   }
 
   /** One request: the parsed success body (an object or an array), or the mapped §7 error. */

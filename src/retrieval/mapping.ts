@@ -53,6 +53,8 @@ export interface EmbeddingWireMapping {
   mapError(status: number, bodyText: string, headers: Headers): LlmProviderError;
   /** The readiness probe, or `undefined` for a noop `ready()`. */
   readyRequest?(model: string, endpoint: Endpoint): WireRequest;
+  /** Reads the probe's 2xx body; throws (e.g. `provider_invalid_model`) when it shows the model unusable. */
+  interpretReady?(body: unknown, model: string): void;
 }
 
 /** One rerank request: the query and a chunk of the documents (§8.1 TEI chunking). */
@@ -92,4 +94,5 @@ export interface RerankWireMapping {
   parseResponse(body: unknown, request: RerankRequest): RerankChunk;
   mapError(status: number, bodyText: string, headers: Headers): LlmProviderError;
   readyRequest?(model: string, endpoint: Endpoint): WireRequest;
+  interpretReady?(body: unknown, model: string): void;
 }

@@ -4,13 +4,26 @@
  * bound `prompt_name`, else a bound client-side prefix. `/rerank` always sends `truncate: false`
  * and `return_text`, answers `[{index, score, text?}]`, and is chunked at `chunk_size` (default 32).
  * `truncate` is managed on both endpoints (fail-loud); `dimensions` while the declared field is set.
+ * `ready()` reads `/info` and refuses a deployment serving another model.
  */
-import { invalidRequest, invalidResponse } from "./errors.ts";
+import { invalidRequest, invalidResponse, RetrievalProviderError } from "./errors.ts";
 import { floatVector, isRecord } from "./figures.ts";
-import type { EmbeddingWireMapping, RerankWireMapping } from "./mapping.ts";
+import type { EmbeddingWireMapping, Endpoint, RerankWireMapping } from "./mapping.ts";
 import { get, mapHttpError, post, prefixed, set, withExtras } from "./wire.ts";
 
 const NAME = "TEI";
+
+/**
+ * `ready()`: TEI serves one model per deployment, and `GET /info` names it (`model_id`); a
+ * deployment serving another model than the bound one is `provider_invalid_model`.
+ */
+const readyRequest = (_model: string, endpoint: Endpoint) => get(endpoint, "/info");
+function interpretReady(body: unknown, model: string): void {
+  const served = isRecord(body) ? body["model_id"] : undefined;
+  if (typeof served === "string" && served !== model) {
+    throw new RetrievalProviderError("provider_invalid_model", `TEI: the deployment serves '${served}', not the bound model '${model}'`);
+  }
+}
 
 export const teiEmbeddingMapping: EmbeddingWireMapping = {
   system: "tei",
@@ -35,7 +48,8 @@ export const teiEmbeddingMapping: EmbeddingWireMapping = {
     return { vectors: body.map((v, i) => floatVector(v, NAME, `vector ${i}`)), model: undefined, inputTokens: null, responseId: null };
   },
   mapError: mapHttpError(NAME),
-  readyRequest: (_model, endpoint) => get(endpoint, "/health"),
+  readyRequest,
+  interpretReady,
 };
 
 export const teiRerankMapping: RerankWireMapping = {
@@ -56,5 +70,6 @@ export const teiRerankMapping: RerankWireMapping = {
     return { results, model: undefined, searchUnits: null, inputTokens: null, responseId: null };
   },
   mapError: mapHttpError(NAME),
-  readyRequest: (_model, endpoint) => get(endpoint, "/health"),
+  readyRequest,
+  interpretReady,
 };

@@ -97,6 +97,15 @@ describe("retrieval mappings (§8) through an injected fetch", () => {
       await raises(p.embed(["x"], { config: { extras: { truncate: true } } }), "provider_invalid_request");
       expect(requests).to.have.length(1);
     });
+    it("ready() reads /info: the bound model passes (twice, idempotent), another model is provider_invalid_model", async () => {
+      const info = { model_id: "m", model_dtype: "float16", max_client_batch_size: 32 };
+      const { p, requests } = embedder("tei", [{ status: 200, json: info }, { status: 200, json: info }, { status: 200, json: { ...info, model_id: "other/model" } }]);
+      await p.ready();
+      await p.ready();
+      expect(requests.map((r) => [r.method, r.url])).to.deep.equal([["GET", `${BASE}/info`], ["GET", `${BASE}/info`]]);
+      const e = await raises(p.ready(), "provider_invalid_model");
+      expect(e.message).to.include("other/model");
+    });
     it("/rerank: truncate:false and return_text sent; chunks re-based to absolute indices and globally sorted; top_k after the sort", async () => {
       const { p, requests } = reranker("tei", [
         { status: 200, json: [{ index: 0, score: 0.1 }, { index: 1, score: 0.7, text: "d1" }] },
@@ -118,6 +127,11 @@ describe("retrieval mappings (§8) through an injected fetch", () => {
       await raises(p.embed(["x"], { config: { input_type: "query", extras: { task: "text-matching" } } }), "provider_invalid_request");
       await p.embed(["x"], { config: { extras: { task: "text-matching" } } });
       expect(body(requests[1]!)["task"]).to.equal("text-matching");
+    });
+    it("ready() is a noop (Jina has no model endpoint): no request", async () => {
+      const { p, requests } = reranker("jina", []);
+      await p.ready();
+      expect(requests).to.have.length(0);
     });
     it("/v1/rerank: return_documents sent explicitly, truncation managed, echoes read by shape", async () => {
       const { p, requests } = reranker("jina", [
