@@ -435,3 +435,23 @@ export const CLAIMS: Readonly<Record<string, Test>> = {
   wire_body_byte_identical_to_default_path: minimalBody,
   wire_body_byte_identical_to_symmetric_path: minimalBody,
 };
+
+const NUMBERS: Readonly<Record<string, number>> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+/** A Jina task written in a claim name: `retrieval_query` → `retrieval.query`, `text_matching` → `text-matching`. */
+const taskOf = (v: string): string => (v.startsWith("retrieval_") ? `retrieval.${v.slice("retrieval_".length)}` : v.replace(/_/g, "-"));
+
+/**
+ * Claim families, for the names the fixtures spell by a pattern (a held-back fixture naming another
+ * member of a family is read by the same rule). An exact name above wins over a family.
+ */
+export const CLAIM_FAMILIES: ReadonlyArray<readonly [RegExp, (g: Readonly<Record<string, string>>) => Test]> = [
+  [/^exactly_(?<n>one|two|three|four|five|six)_(?:(?<op>embed|rerank)_)?requests?_issued$/, (g) => all(requests(NUMBERS[g["n"]!]!), holds((c) => g["op"] === undefined || c.operation === g["op"], (c) => `the call is ${c.operation}`))],
+  [/^wire_request_carries_input_type_(?<v>[a-z_]+)$/, (g) => field("input_type", g["v"])],
+  [/^wire_request_carries_prompt_name_(?<v>[a-z0-9_]+)$/, (g) => field("prompt_name", g["v"])],
+  [/^wire_request_carries_task_(?<v>[a-z0-9_]+)$/, (g) => field("task", taskOf(g["v"]!))],
+  [/^wire_request_return_(?<f>documents|text)_(?<v>true|false)(?:_explicit)?$/, (g) => field(`return_${g["f"]}`, g["v"] === "true")],
+  [/^wire_request_omits_(?<f>[a-z_]+?)(?:_field)?(?:_when_[a-z_]+)?$/, (g) => omits(g["f"]!)],
+  [/^chunk_requests_omit_(?<fs>[a-z_]+)$/, (g) => all(...g["fs"]!.split("_and_").map(omits))],
+  [/^chunk_(?:inputs|texts|documents)_sizes_(?<s>\d+(?:_\d+)+)_consecutive_slices$/, (g) => sizes(g["s"]!.split("_").map(Number))],
+  [/^chunked_by_count_into_sizes_(?<s>\d+(?:_\d+)*)$/, (g) => sizes(g["s"]!.split("_").map(Number))],
+];

@@ -7,7 +7,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { RetrievalCallsFacet } from "../../harness/retrieval/facets.ts";
-import { CLAIMS, type Test } from "./claim-table.ts";
+import { CLAIM_FAMILIES, CLAIMS, type Test } from "./claim-table.ts";
 
 function register(name: string | RegExp, test: Test, summary: string): void {
   class NamedClaim {
@@ -24,3 +24,4 @@ function register(name: string | RegExp, test: Test, summary: string): void {
 }
 
 for (const [name, test] of Object.entries(CLAIMS)) register(name, test, "named claim (fixture prose)");
+for (const [pattern, make] of CLAIM_FAMILIES) register(pattern, (c, key) => make(pattern.exec(key)?.groups ?? {})(c, key), "named claim family (fixture prose)");

@@ -147,3 +147,16 @@ directiveTester("mock entry schema (§5.15 raises)", {
     { code: `\nmock_embedding:\n  - status: 200\n    raises: {message: a}`, category: "fixture_schema_invalid", message: "mock_embedding" },
   ],
 });
+
+directiveTester("retrieval claim families (names a held-back fixture may spell)", {
+  capability: RP,
+  template: (b) => embed(b),
+  valid: [`expected:\n  invariants:\n    exactly_two_requests_issued: true\n    wire_request_carries_input_type_search_document: true\n    chunk_texts_sizes_2_1_consecutive_slices: true\n    wire_request_omits_output_dimension_field: true\n    chunk_requests_omit_output_dimension_and_prompt_name: true`],
+  invalid: [
+    { code: `expected:\n  invariants: {exactly_four_embed_requests_issued: true}`, message: "2 request(s) were issued, not 4" },
+    { code: `expected:\n  invariants: {wire_request_carries_input_type_classification: true}`, message: "input_type" },
+    { code: `expected:\n  invariants: {chunk_texts_sizes_1_2_consecutive_slices: true}`, message: "chunk sizes [2,1]" },
+    { code: `expected:\n  invariants: {wire_request_omits_truncate_field: true}`, message: "no 'truncate'" },
+    { code: `expected:\n  invariants: {chunk_requests_omit_texts_and_model: true}`, message: "no 'texts'" },
+  ],
+});
