@@ -106,7 +106,9 @@ function readSource(file: string): string {
 /** The `/** ... *\/` block right before `class <name>` (and its decorators) in `file`, as plain text. */
 export function docComment(file: string, className: string): string {
   const text = readSource(file);
-  const decl = new RegExp(`^(?:export\\s+)?(?:abstract\\s+)?class\\s+${className}\\b|^(?:let|var|const)\\s+${className}\\s*=\\s*class\\b`, "m").exec(text);
+  // A generated class name (a claim family's pattern) may hold regex syntax: match it literally.
+  const name = className.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const decl = new RegExp(`^(?:export\\s+)?(?:abstract\\s+)?class\\s+${name}\\b|^(?:let|var|const)\\s+${name}\\s*=\\s*class\\b`, "m").exec(text);
   if (decl === null) return "";
   const before = text.slice(0, decl.index);
   const end = before.lastIndexOf("*/");
