@@ -12,6 +12,9 @@
  *   complete and positional, each with `state`, `state_one_of`, `result`, `result_is_error`,
  *   `result_present`, `completed_inner_positions` (complete, ordered).
  *
+ * A single-value field written `null`, `fan_out_progress: null` and a `fan_out_progress.<node>: null`
+ * assert the field (the node's entry) is not set, by the §8.4 null rule.
+ *
  * Any other key is a named claim (§5 *Assertion positions*), resolved at the `checkpoint_record`
  * position, so an unimplemented one is `fixture_directive_unknown`.
  */
@@ -52,17 +55,17 @@ const INSTANCE_SCHEMA = {
 
 /** JSON Schema of the vocabulary's fields (claims: any other key). */
 export const RECORD_FIELD_SCHEMAS: Readonly<Record<string, unknown>> = {
-  invocation_id: { type: "string" },
-  correlation_id: { type: "string" },
-  schema_version: { type: "string" },
+  invocation_id: { type: ["string", "null"] },
+  correlation_id: { type: ["string", "null"] },
+  schema_version: { type: ["string", "null"] },
   last_saved_at: true,
   state: { type: "object" },
   parent_states: { type: "array", items: { type: "object" } },
   completed_positions: { type: "array", items: { type: "object" } },
   fan_out_progress: {
-    type: "object",
+    type: ["object", "null"],
     additionalProperties: {
-      type: "object",
+      type: ["object", "null"],
       additionalProperties: false,
       properties: { instance_count: { type: "integer", minimum: 0 }, instances: { type: "array", items: INSTANCE_SCHEMA } },
     },
@@ -132,7 +135,10 @@ export async function checkRecord(
   const rec = record as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(fields)) {
     const sub = `${label}.${k}`;
-    if (k === "fan_out_progress") checkFanOutProgress(v as Record<string, Record<string, unknown>>, record, ctx, sub);
+    if (k === "fan_out_progress" && v === null) {
+      const entries = record.fan_out_progress ?? [];
+      if (entries.length > 0) ctx.fail(`${sub}: expected no fan-out progress (null), the record holds entries for ${entries.map((e) => `'${e.fan_out_node_name}'`).join(", ")}`, { path: sub, expected: null, actual: entries });
+    } else if (k === "fan_out_progress") checkFanOutProgress(v as Record<string, Record<string, unknown> | null>, record, ctx, sub);
     else ctx.match(v, rec[k] ?? null, SHAPES[k] ?? null, sub);
   }
   for (const k of absent) {
@@ -144,11 +150,15 @@ export async function checkRecord(
   }
 }
 
-function checkFanOutProgress(expected: Record<string, Record<string, unknown>>, record: CheckpointRecordDocument, ctx: CheckContext, label: string): void {
+function checkFanOutProgress(expected: Record<string, Record<string, unknown> | null>, record: CheckpointRecordDocument, ctx: CheckContext, label: string): void {
   const actual: Record<string, unknown> = {};
   const written: Record<string, unknown> = {};
   for (const [node, want] of Object.entries(expected)) {
     const entries = (record.fan_out_progress ?? []).filter((e) => e.fan_out_node_name === node);
+    if (want === null) {
+      if (entries.length > 0) ctx.fail(`${label}.${node}: expected no fan-out progress entry (null), the record holds ${entries.length}`, { path: `${label}.${node}`, expected: null, actual: entries });
+      continue;
+    }
     if (entries.length > 1) {
       ctx.fail(`${label}.${node}: the record holds ${entries.length} lineage-qualified entries for fan-out '${node}'; the per-node form addresses one`, { path: `${label}.${node}` });
       continue;

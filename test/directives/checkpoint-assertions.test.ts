@@ -222,3 +222,30 @@ describe("checkpoint harness errors", function () {
     expect(r!.status, r!.message ?? "").to.equal("passed");
   });
 });
+
+directiveTester("latest_record_assertions", {
+  capability: PU,
+  template: (b) => linear(b),
+  valid: [
+    "latest_record_assertions:\n  invocation_id: <uuid>\n  last_saved_at: <timestamp>\n  schema_version: v1\n  parent_states: []\n  completed_positions:\n    - {node_name: node_a}\n    - {node_name: node_b}\nlatest_record_assertions_absent_keys: [fan_out_progress]",
+    // The §8.4 null rule: a mapping-valued sub-key written null asserts it is not set.
+    "latest_record_assertions: {fan_out_progress: null}",
+    "latest_record_assertions: {fan_out_progress: {no_such_fan_out: null}}",
+  ],
+  invalid: [
+    { code: "latest_record_assertions: {completed_positions: [{node_name: node_a}]}", message: "latest_record_assertions.completed_positions" },
+    { code: "latest_record_assertions: {schema_version: null}", message: "latest_record_assertions.schema_version" },
+    { code: "latest_record_assertions: {correlation_id: null}", message: "latest_record_assertions.correlation_id" },
+    { code: "latest_record_assertions: {parent_states_present: true}", message: "parent_states_present" },
+  ],
+});
+
+directiveTester("record sub-assertions: fan_out_progress null", {
+  capability: PU,
+  template: (b) => fan(b),
+  valid: ["saved_record_assertions: {fan_out_progress: {process: {instance_count: 4}}}"],
+  invalid: [
+    { code: "saved_record_assertions: {fan_out_progress: null}", message: "expected no fan-out progress (null)" },
+    { code: "saved_record_assertions: {fan_out_progress: {process: null}}", message: "saved_record_assertions.fan_out_progress.process" },
+  ],
+});
