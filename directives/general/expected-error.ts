@@ -5,6 +5,7 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import * as F from "../../harness/graph/facets.ts";
 import { causeChain, classify, describeResult } from "../../harness/graph/reading.ts";
 import { FlakyCalls } from "../../harness/pipeline/facets.ts";
+import { CARRIES_SCHEMA, categorizedLink, checkCarries } from "../../harness/graph/carries.ts";
 
 interface ExpectedErrorValue {
   category?: string;
@@ -17,6 +18,7 @@ interface ExpectedErrorValue {
   branch_name?: string;
   fan_out_category?: string;
   flaky_call_count?: number;
+  carries?: Record<string, unknown>;
 }
 
 /**
@@ -24,7 +26,8 @@ interface ExpectedErrorValue {
  * error instead of completing or suspending. Each sub-key asserts only when present: `category`
  * and `message` by the §5.8 category rule, `cause_message` (innermost link), `raised_from`,
  * `recoverable_state` (a state snapshot, exact), the `execution_order` up to the failure, and
- * `raised_at: registration` (raised by compile / registration, before any invoke()). Pipeline
+ * `raised_at: registration` (raised by compile / registration, before any invoke()), and `carries`
+ * (§5.13, general: fields of the error the category rule picks, `harness/graph/carries.ts`). Pipeline
  * fixtures add `branch_name` (the failed branch a parallel-branches carrier names, §11) and
  * `fan_out_category` (the fan-out error category in the cause chain, §9), and `flaky_call_count`
  * (how many times the raising node's `flaky` mock body ran in the call, by its own counter). Some fixtures write the
@@ -47,6 +50,7 @@ export class ExpectedError {
       branch_name: { type: "string" },
       fan_out_category: { type: "string" },
       flaky_call_count: { type: "integer", minimum: 0 },
+      carries: CARRIES_SCHEMA,
     },
   };
   check(value: ExpectedErrorValue, obs: Observation, ctx: CheckContext): void {
@@ -80,6 +84,7 @@ export class ExpectedError {
       if (n === undefined) ctx.fail(`the raising node '${e.nodeName ?? "?"}' has no flaky mock that ran in this call`, { path: sub("flaky_call_count") });
       else ctx.match(value.flaky_call_count, n, null, sub("flaky_call_count"));
     }
+    if (value.carries !== undefined) checkCarries(value.carries, categorizedLink(r.error), ctx, sub("carries"));
     if (value.execution_order !== undefined) ctx.match(value.execution_order, obs.tryGet(F.ExecutionOrder) ?? e.executionOrder ?? null, null, sub("execution_order"));
   }
 }

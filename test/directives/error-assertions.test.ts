@@ -71,3 +71,24 @@ directiveTester("expected_compile_warning", {
     { code: compileCase(NO_ENTRY, "expected_compile_warning: []"), message: "expected compilation to succeed" },
   ],
 });
+
+/** a → END where a's update [1] cannot merge into the dict field `m` (reducer `merge`): a reducer_error. */
+const REDUCER_FAILS = `
+${chain("m: {type: any, reducer: merge, default: {}}", { a: "{update: {m: [1]}}" })}
+initial_state: {}
+`;
+
+// §5.13 `carries` is general (§5.8 lists it under expected_error), so a graph-engine fixture takes it too.
+directiveTester("expected_error.carries (graph-engine)", {
+  template: (b) => `${REDUCER_FAILS}\n${b}`,
+  valid: [
+    "expected_error: {category: reducer_error, carries: {field: m, reducer_name: merge, message_mentions: [merge, m], node_name_present: true}}",
+  ],
+  invalid: [
+    { code: "expected_error: {carries: {field: other}}", message: "expected_error.carries.field" },
+    { code: "expected_error: {carries: {reducer_name_present: false}}", message: "expected_error.carries.reducer_name_present" },
+    { code: "expected_error: {carries: {message_mentions: [append]}}", message: "does not mention" },
+    { code: "expected_error: {carries: {no_such_field: 1}}", message: "does not expose 'no_such_field'" },
+    { code: "expected_error: {carries: {message_mentions: []}}", category: "fixture_schema_invalid", message: "carries" },
+  ],
+});
