@@ -28,6 +28,21 @@ export const TraceRecords = new Facet<Map<string, TraceRecord[]>>("trace_recorde
 /** Timing records by `on_complete.capture_to` name, in the order `on_complete` fired. */
 export const TimingCaptures = new Facet<Map<string, TimingRecord[]>>("timing middleware captures");
 /** Every event the adapter's capture observer received during the call, in delivery order. */
+/**
+ * What a declarative callback stand-in (`on_retry: {capture_to}`, `on_caught: {capture_to}`)
+ * received, by capture name, in call order.
+ */
+export interface CallbackRecord {
+  readonly callback: "on_retry" | "on_caught";
+  /** `on_retry`: the failed attempt's 0-based index. */
+  readonly attempt_index?: number;
+  /** The §6.4 derived category of the error the callback received (`null` when uncategorized). */
+  readonly category: string | null;
+  /** The §6.4 derived message. */
+  readonly message: string;
+}
+export const CallbackCaptures = new Facet<Map<string, CallbackRecord[]>>("middleware callback captures");
+
 export const CapturedEvents = new Facet<ObserverEvent[]>("captured observer events");
 
 /** One call of a callable `degraded_update` (§6.3): the state it received and what it returned. */

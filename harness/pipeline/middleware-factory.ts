@@ -4,7 +4,12 @@
  *
  * - the canonical ones map to the library: `retry` (§6.1), `timing` (§6.2), `failure_isolation`
  *   (§6.3), with the harness seams the note requires (deterministic backoff, the case clock, named
- *   test classifiers, capture of timing records, recording of callable degraded updates);
+ *   test classifiers, capture of timing records, recording of callable degraded updates). Every
+ *   field of the §6.1–§6.3 configuration records is accepted, each callable through a declarative
+ *   stand-in: `classifier` (`default`, `category_set` mirroring the default's depth, the named
+ *   test seams), `on_retry` / `on_caught` (`{capture_to: <name>}`, read by `callback_records`),
+ *   `predicate` (`{matches_category}`), `catch`; an optional mapping-valued field written `null`
+ *   means unset (§8.4's null rule);
  * - the fixture-only test middlewares the note (fixture 001's header) defines: `trace_recorder`,
  *   `short_circuit`, `error_recovery`, `error_raiser`, `state_inspector`.
  *
@@ -17,9 +22,12 @@ import type { Middleware, StateRecord } from "../../src/graph/index.ts";
 import {
   CategorizedError,
   categoryOf,
+  chainClassifier,
+  classifyCause,
   constantBackoff,
   defaultClassifier,
   failureIsolation,
+  isCancellation,
   isControlSignal,
   retry,
   timing,
@@ -27,9 +35,10 @@ import {
   type RetryClassifier,
   type TimingRecord,
 } from "../../src/pipeline/middleware/index.ts";
+import { isCarrier } from "../../src/internal.ts";
 import { valuesEqual } from "../graph/values.ts";
 import type { CaseClock, MiddlewareConfig, MiddlewareSite } from "./case-state.ts";
-import { DegradedCalls, perCall, TimingCaptures, TraceRecords, type TraceRecord } from "./facets.ts";
+import { CallbackCaptures, DegradedCalls, perCall, TimingCaptures, TraceRecords, type CallbackRecord, type TraceRecord } from "./facets.ts";
 
 /** What building a middleware needs from the case. */
 export interface MiddlewareEnv {
@@ -45,18 +54,30 @@ export type MiddlewareEntry = Readonly<Record<string, unknown>> & { readonly typ
 
 const UPDATE = { type: "object" } as const;
 const NAME = { type: "string", minLength: 1 } as const;
+/** A callback's declarative stand-in: records what it received under a capture name (or `null`: no callback). */
+const CAPTURE = { type: ["object", "null"], required: ["capture_to"], additionalProperties: false, properties: { capture_to: NAME } } as const;
 
 /** Each entry type's keys (`type` included). */
 const ENTRY_KEYS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
   retry: {
     max_attempts: { type: "integer", minimum: 1 },
     backoff: {
-      type: "object",
+      type: ["object", "null"],
       required: ["type"],
       additionalProperties: false,
       properties: { type: { enum: ["deterministic"] }, seconds: { type: "number", minimum: 0 } },
     },
-    classifier: { type: "object", required: ["type"], additionalProperties: false, properties: { type: { type: "string" } } },
+    classifier: {
+      type: ["object", "null"],
+      required: ["type"],
+      additionalProperties: false,
+      properties: {
+        type: { type: "string" },
+        categories: { type: "array", items: NAME },
+        depth: { enum: ["single_level", "full_chain"] },
+      },
+    },
+    on_retry: CAPTURE,
   },
   timing: {
     node_name: NAME,
@@ -65,8 +86,9 @@ const ENTRY_KEYS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = 
   failure_isolation: {
     degraded_update: UPDATE,
     event_name: NAME,
-    predicate: { type: "object", required: ["matches_category"], additionalProperties: false, properties: { matches_category: NAME } },
-    catch: { type: "array", items: NAME },
+    predicate: { type: ["object", "null"], required: ["matches_category"], additionalProperties: false, properties: { matches_category: NAME } },
+    catch: { type: ["array", "null"], items: NAME },
+    on_caught: CAPTURE,
   },
   trace_recorder: { name: NAME, pre_marker: { type: "string" }, post_marker: { type: "string" } },
   short_circuit: { name: NAME, partial_update: UPDATE },
@@ -123,7 +145,7 @@ export function buildMiddleware(entry: MiddlewareEntry, site: MiddlewareSite, en
   const made = ((): Middleware => {
     switch (entry.type) {
       case "retry":
-        return retryOf(entry, where);
+        return retryOf(entry, env, where);
       case "timing": {
         const capture = (entry.on_complete as { capture_to: string }).capture_to;
         const onComplete = (r: TimingRecord): void => {
@@ -198,12 +220,60 @@ export function buildMiddleware(entry: MiddlewareEntry, site: MiddlewareSite, en
   return made;
 }
 
-/** Named test classifiers (fixture 016): supplied by name, wired by the harness. */
-function classifierOf(c: { type: string } | undefined, where: (k?: string) => FixtureLocation): RetryClassifier | undefined {
-  if (c === undefined) return undefined;
+interface ClassifierSpec {
+  readonly type: string;
+  readonly categories?: readonly string[];
+  readonly depth?: "single_level" | "full_chain";
+}
+
+/**
+ * `{type: category_set, categories: [...]}`: the §6.1 default classifier's shape with a caller's
+ * category set — retryable when the surface error's category (or, for a graph-engine §4 carrier,
+ * its direct cause's) is in the set, single-level like the default; `depth: full_chain` reads the
+ * §6.4 derived category instead. Cancellation is never retryable.
+ */
+function categorySetClassifier(categories: readonly string[], depth: "single_level" | "full_chain"): RetryClassifier {
+  if (depth === "full_chain") return chainClassifier(categories);
+  const set = new Set(categories);
+  return (error) => {
+    if (isCancellation(error)) return false;
+    const at = isCarrier(error) ? (error as { cause?: unknown }).cause : error;
+    if (at === error && isCarrier(error)) return false;
+    const category = isCarrier(at) ? null : categoryOf(at);
+    return category !== null && set.has(category);
+  };
+}
+
+/** The record a callback stand-in keeps for `error`: its §6.4 derived category and message. */
+function callbackRecord(callback: CallbackRecord["callback"], error: unknown, attemptIndex?: number): CallbackRecord {
+  const c = classifyCause(error);
+  return { callback, ...(attemptIndex !== undefined ? { attempt_index: attemptIndex } : {}), category: c.category, message: c.message };
+}
+
+/** A `{capture_to}` stand-in as a real callback appending to the call's capture list. */
+function captureCallback(spec: unknown, env: MiddlewareEnv): ((r: CallbackRecord) => void) | undefined {
+  if (spec === undefined || spec === null) return undefined;
+  const name = (spec as { capture_to: string }).capture_to;
+  return (r) => {
+    const byName = perCall(env.call(), CallbackCaptures, () => new Map());
+    let list = byName.get(name);
+    if (!list) byName.set(name, (list = []));
+    list.push(r);
+  };
+}
+
+/** Named test classifiers (fixture 016): supplied by name, wired by the harness; `null` is the default. */
+function classifierOf(c: ClassifierSpec | null | undefined, where: (k?: string) => FixtureLocation): RetryClassifier | undefined {
+  if (c === undefined || c === null) return undefined;
+  if (c.type !== "category_set" && (c.categories !== undefined || c.depth !== undefined)) {
+    throw new FixtureSchemaInvalid(`classifier type '${c.type}' takes no 'categories' / 'depth' (only category_set does)`, where("classifier"));
+  }
   switch (c.type) {
     case "default":
       return defaultClassifier;
+    case "category_set":
+      if (c.categories === undefined) throw new FixtureSchemaInvalid("a category_set classifier needs 'categories'", where("classifier"));
+      return categorySetClassifier(c.categories, c.depth ?? "single_level");
     case "state_aware_max_retries_remaining":
       // Retries while state.max_retries_remaining > 0, whatever the error (fixture 016).
       return (_error, state) => Number((state as StateRecord)["max_retries_remaining"] ?? 0) > 0;
@@ -212,13 +282,15 @@ function classifierOf(c: { type: string } | undefined, where: (k?: string) => Fi
   }
 }
 
-function retryOf(entry: MiddlewareEntry, where: (k?: string) => FixtureLocation): Middleware {
-  const backoff = entry.backoff as { type: "deterministic"; seconds?: number } | undefined;
-  const classifier = classifierOf(entry.classifier as { type: string } | undefined, where);
+function retryOf(entry: MiddlewareEntry, env: MiddlewareEnv, where: (k?: string) => FixtureLocation): Middleware {
+  const backoff = entry.backoff as { type: "deterministic"; seconds?: number } | null | undefined;
+  const classifier = classifierOf(entry.classifier as ClassifierSpec | null | undefined, where);
+  const capture = captureCallback(entry.on_retry, env);
   return retry({
     ...(entry.max_attempts !== undefined ? { maxAttempts: entry.max_attempts as number } : {}),
-    ...(backoff !== undefined ? { backoff: constantBackoff(backoff.seconds ?? 0) } : {}),
+    ...(backoff !== undefined && backoff !== null ? { backoff: constantBackoff(backoff.seconds ?? 0) } : {}),
     ...(classifier !== undefined ? { classifier } : {}),
+    ...(capture !== undefined ? { onRetry: (error: unknown, attemptIndex: number) => capture(callbackRecord("on_retry", error, attemptIndex)) } : {}),
   });
 }
 
@@ -252,11 +324,13 @@ function failureIsolationOf(entry: MiddlewareEntry, env: MiddlewareEnv, where: (
       return returned;
     };
   }
-  const predicate = entry.predicate as { matches_category: string } | undefined;
+  const predicate = entry.predicate as { matches_category: string } | null | undefined;
+  const capture = captureCallback(entry.on_caught, env);
   return failureIsolation({
     eventName,
     degradedUpdate,
-    ...(predicate !== undefined ? { predicate: (error: unknown) => categoryOf(error) === predicate.matches_category } : {}),
-    ...(entry.catch !== undefined ? { catch: entry.catch as string[] } : {}),
+    ...(predicate !== undefined && predicate !== null ? { predicate: (error: unknown) => categoryOf(error) === predicate.matches_category } : {}),
+    ...(entry.catch !== undefined && entry.catch !== null ? { catch: entry.catch as string[] } : {}),
+    ...(capture !== undefined ? { onCaught: (error: unknown) => capture(callbackRecord("on_caught", error)) } : {}),
   });
 }

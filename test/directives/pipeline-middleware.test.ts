@@ -462,3 +462,48 @@ directiveTester("nodes.<node>.middleware", {
   valid: ["flaky: {failure_sequence: [{transient: false, category: provider_unavailable, message: down}]}"],
   invalid: [{ code: "update: {v: 1}", message: "expected exactly one failure-isolation event in the call, got 0" }],
 });
+
+// pipeline-utilities §6.1 / §6.3 configuration-record fields through declarative stand-ins.
+const CALLBACKS = `- {type: failure_isolation, degraded_update: {v: -1}, event_name: iso, catch: null, predicate: null, on_caught: {capture_to: caught}}
+- {type: retry, max_attempts: 2, backoff: {type: deterministic, seconds: 0}, classifier: null, on_retry: {capture_to: retries}}`;
+const TWICE_DOWN = `flaky:
+  failure_sequence:
+    - {transient: true, category: provider_unavailable, message: down 1}
+    - {transient: true, category: provider_unavailable, message: down 2}`;
+
+directiveTester("callback_records (on_retry / on_caught stand-ins)", {
+  capability: P,
+  template: (b) => oneNode(TWICE_DOWN, CALLBACKS, b),
+  valid: [
+    `final_state: {v: -1, trace: []}
+callback_records:
+  retries:
+    - {callback: on_retry, attempt_index: 0, category: provider_unavailable, message: down 1}
+  caught:
+    - {callback: on_caught, category: provider_unavailable, message: down 2}`,
+  ],
+  invalid: [
+    { code: "callback_records: {retries: []}", message: "callback_records.retries" },
+    { code: "callback_records:\n  retries:\n    - {attempt_index: 1}", message: "callback_records.retries[0].attempt_index" },
+    { code: "callback_records:\n  caught:\n    - {category: provider_rate_limit}", message: "callback_records.caught[0].category" },
+    { code: "callback_records: {nobody: []}", message: "no on_retry / on_caught in this case captures to 'nobody'" },
+  ],
+});
+
+// A category-set classifier mirrors the default one's depth (§6.1), with the caller's categories.
+directiveTester("retry classifier: category_set", {
+  capability: P,
+  template: (b) => oneNode(FLAKY_ONCE, b, "final_state: {v: 42, trace: [a]}\nexecution_order: [a]"),
+  valid: [
+    "- {type: retry, max_attempts: 2, backoff: {type: deterministic, seconds: 0}, classifier: {type: category_set, categories: [provider_rate_limit]}}",
+    "- {type: retry, max_attempts: 2, backoff: null, classifier: {type: category_set, categories: [provider_rate_limit], depth: full_chain}}",
+  ],
+  invalid: [
+    {
+      code: "- {type: retry, max_attempts: 2, backoff: {type: deterministic, seconds: 0}, classifier: {type: category_set, categories: [provider_unavailable]}}",
+      message: "expected.final_state",
+    },
+    { code: "- {type: retry, classifier: {type: category_set}}", category: "fixture_schema_invalid", message: "needs 'categories'" },
+    { code: "- {type: retry, classifier: {type: default, categories: [x]}}", category: "fixture_schema_invalid", message: "takes no 'categories'" },
+  ],
+});
