@@ -6,6 +6,7 @@
 import {
   CompileError as EngineCompileError,
   drain,
+  stateSchema,
   type CompiledGraph,
   type CompileWarning,
   type InvocationHooks,
@@ -20,7 +21,7 @@ import { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
 import { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import { HarnessObserver, type Delivery } from "../observers.ts";
-import { buildGraph } from "./build.ts";
+import { buildGraph, toStateSpec } from "./build.ts";
 import * as F from "./facets.ts";
 import { CaseGraph, GraphSpec, subgraphPlanSpec } from "./graph-spec.ts";
 import type { BuildEnv, CallData } from "./node-directive.ts";
@@ -110,6 +111,16 @@ class GraphRun {
     // each of its nodes' directives (names and value shapes), without configuring anything.
     for (const decl of this.rc.caseSpec.shadowed) {
       this.rc.resolve("subgraph", decl.body, decl.path);
+      // Its state schema too (§5.2: a default MUST match the declared type), through the engine.
+      const state = decl.body["state"];
+      if (typeof state === "object" && state !== null && !Array.isArray(state) && typeof (state as { fields?: unknown }).fields === "object") {
+        try {
+          stateSchema(toStateSpec(state as Record<string, unknown>)).checkDefaults();
+        } catch (err) {
+          if (!(err instanceof EngineCompileError)) throw err;
+          throw new FixtureSchemaInvalid(`the overridden subgraph declaration's state schema is invalid: ${err.message}`, this.rc.locate([...decl.path, "state"]), { cause: err });
+        }
+      }
       const nodes = decl.body["nodes"];
       if (typeof nodes !== "object" || nodes === null || Array.isArray(nodes)) continue;
       for (const [node, body] of Object.entries(nodes as Record<string, unknown>)) {

@@ -47,6 +47,13 @@ describe("fixture strictness: keys the run does not read are still checked", fun
     expect(r!.message).to.contain("zz_unknown");
   });
 
+  it("a default that does not match its type in an overridden declaration is fixture_schema_invalid", async () => {
+    const text = shadowing("{x: {update: {v: case}}}").replace('subgraph:\n      name: inner\n      state: {fields: {v: {type: string, default: ""}}}', 'subgraph:\n      name: inner\n      state: {fields: {v: {type: string, default: {mutated: ""}}}}');
+    const [r] = await runSnippet(text, "conformance-adapter");
+    expect(r!.category, r!.message ?? "").to.equal("fixture_schema_invalid");
+    expect(r!.message).to.contain("overridden subgraph declaration's state schema");
+  });
+
   it("a malformed node directive in an overridden declaration is fixture_schema_invalid", async () => {
     const [r] = await runSnippet(shadowing("{x: {update: 42}}"), "conformance-adapter");
     expect(r!.category).to.equal("fixture_schema_invalid");
