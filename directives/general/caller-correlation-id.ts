@@ -11,6 +11,6 @@ import { callerIds } from "../../harness/graph/caller-ids.ts";
 export class CallerCorrelationId {
   readonly schema = { type: "string", minLength: 1 };
   configure(value: string, ctx: ConfigureContext): void {
-    callerIds(ctx).correlationId(ctx.plan, value);
+    callerIds(ctx).correlationId(ctx.plan, value, ctx.locate(ctx.self.path));
   }
 }

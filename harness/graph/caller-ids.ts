@@ -5,6 +5,7 @@
  */
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
+import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
 import { GraphCaseHooksSlot } from "./extensions.ts";
 
 const INVOCATION_ID = "caller_invocation_id";
@@ -28,7 +29,11 @@ class CallerIds {
     plan.setInput(INVOCATION_ID, id);
   }
 
-  correlationId(plan: InvocationPlan, id: string): void {
+  /** Set the call's correlation id; a second spelling for the same call (`correlation_id` beside `caller_correlation_id`) is ambiguous. */
+  correlationId(plan: InvocationPlan, id: string, where: FixtureLocation): void {
+    if (plan.input<string>(CORRELATION_ID) !== undefined) {
+      throw new FixtureSchemaInvalid("the call names its correlation id twice (correlation_id and caller_correlation_id): write one", where);
+    }
     plan.setInput(CORRELATION_ID, id);
   }
 }

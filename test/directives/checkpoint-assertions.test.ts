@@ -4,7 +4,7 @@
  * interpreter; valid snippets pass, invalid ones fail with the named mismatch.
  */
 import { expect } from "chai";
-import { directiveTester, runSnippet } from "./tester.ts";
+import { directiveTester, indent, runSnippet } from "./tester.ts";
 import { FLAKY_AB, V2_FIELDS, chain, checkpointed, pureAB, resumeFirstRun, section, seededResume, serialFanOut } from "./templates.ts";
 
 const PU = "pipeline-utilities";
@@ -247,5 +247,19 @@ directiveTester("record sub-assertions: fan_out_progress null", {
   invalid: [
     { code: "saved_record_assertions: {fan_out_progress: null}", message: "expected no fan-out progress (null)" },
     { code: "saved_record_assertions: {fan_out_progress: {process: null}}", message: "saved_record_assertions.fan_out_progress.process" },
+  ],
+});
+
+// §5.7: an invocations[] entry spells the caller's correlation id `correlation_id`.
+directiveTester("correlation_id (invocations entry)", {
+  capability: PU,
+  template: (b) => `\n${pureAB()}\ncheckpointer: in_memory\ninvocations:\n  - name: first\n    initial_state: {}\n${indent(b, 4)}\n`,
+  valid: [
+    "correlation_id: corr-7\nexpected:\n  latest_record_assertions: {correlation_id: corr-7}",
+    "caller_correlation_id: corr-7\nexpected:\n  latest_record_assertions: {correlation_id: corr-7}",
+  ],
+  invalid: [
+    { code: "correlation_id: corr-7\nexpected:\n  latest_record_assertions: {correlation_id: corr-8}", message: "latest_record_assertions.correlation_id" },
+    { code: "correlation_id: corr-7\ncaller_correlation_id: corr-7\nexpected:\n  final_state: {a: 1, b: 2}", category: "fixture_schema_invalid", message: "names its correlation id twice" },
   ],
 });
