@@ -114,8 +114,6 @@ export class CheckpointCaseState {
   #registry: MigrationRegistry | undefined;
   #root: CompiledGraph | undefined;
   #graph: CheckpointedGraph | undefined;
-  /** A categorized error raised while registering the checkpointer (e.g. ambiguous migrations). */
-  #setupError: Error | undefined;
   #current: Observation | undefined;
   #currentKind: CallKind | undefined;
   readonly #log: CallLog = { calls: [] };
@@ -186,15 +184,10 @@ export class CheckpointCaseState {
       this.#opened = openBackend(this.backend.spec, base);
       this.#recording = new RecordingCheckpointer(this.#opened, (id, r, c) => this.#afterSave(id, r, c));
     }
-    try {
-      this.#registry = this.migrations !== undefined ? this.#buildRegistry(this.migrations) : undefined;
-      this.#graph = withCheckpointer(root, this.#recording ?? null, this.#registry !== undefined ? { migrations: this.#registry } : {});
-    } catch (e) {
-      if (e instanceof ConformanceError || typeof (e as { category?: unknown }).category !== "string") throw e;
-      // A categorized library error (e.g. ambiguous migrations, §10.12.1) is what the calls raise.
-      this.#setupError = e as Error;
-      return;
-    }
+    // A categorized library error here (e.g. ambiguous migrations, §10.12.1) is raised at
+    // registration, before any invoke(): the executor reports it as every call's outcome.
+    this.#registry = this.migrations !== undefined ? this.#buildRegistry(this.migrations) : undefined;
+    this.#graph = withCheckpointer(root, this.#recording ?? null, this.#registry !== undefined ? { migrations: this.#registry } : {});
     if (this.seeded !== undefined) await this.#seed(this.seeded.doc, this.seeded.path);
     for (let i = 0; i < this.populateRuns; i++) {
       const initial = (this.#casePlan?.input<Record<string, unknown>>(INITIAL_STATE) ?? {}) as Readonly<Partial<StateRecord>>;
@@ -294,7 +287,6 @@ export class CheckpointCaseState {
   // --- runners ------------------------------------------------------------------------------
 
   #checkpointed(): CheckpointedGraph {
-    if (this.#setupError !== undefined) throw this.#setupError;
     return this.#graph!;
   }
 

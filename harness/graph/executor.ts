@@ -184,7 +184,17 @@ class GraphRun {
     const registrationErrors = this.attachObservers(root, decls);
     this.root = root;
     const hooks = this.rc.slot(GraphCaseHooksSlot);
-    for (const before of hooks.beforeCalls) await before(root);
+    try {
+      // Registration (stores, checkpointers, migration registries, ...) completes before the first
+      // invoke(): a categorized error raised here is a registration-time error of every call
+      // (§5.8 `raised_at: registration`), not one the first invoke() raised.
+      for (const before of hooks.beforeCalls) await before(root);
+    } catch (err) {
+      if (err instanceof ConformanceError || !isCategorized(err)) throw err;
+      return plans.map((plan, i) =>
+        ({ plan, observation: this.observation(plan, i).set(F.Result, { kind: "compile_error", error: err as Error }).set(F.CompileWarnings, [...this.warnings]) }),
+      );
+    }
     const records: CallRecord[] = [];
     for (const [i, plan] of plans.entries()) {
       this.clock.current = i;

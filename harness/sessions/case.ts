@@ -83,7 +83,7 @@ export class SessionCaseState {
     return this.#store;
   }
 
-  /** Open the store and seed it (before the first call). */
+  /** Open the store, seed it and bind the graph to it with its migrations (before the first call). */
   async setUp(root: CompiledGraph): Promise<void> {
     this.#graph = root;
     if (this.store !== undefined) {
@@ -98,6 +98,9 @@ export class SessionCaseState {
       if (id === undefined) throw new FixtureSchemaInvalid("'seeded_session' needs a case-level 'session_id' to seed under", this.#where(this.seeded.path));
       await this.#store.save(id, { state: structuredClone(this.seeded.state), ...(this.seeded.schemaVersion !== undefined ? { schemaVersion: this.seeded.schemaVersion } : {}) });
     }
+    // Register the store and the migration registry now, before the first invoke(): an error they
+    // raise (a duplicate migration pair, sessions §7) is a registration-time error (§5.8 raised_at).
+    this.bound(root);
   }
 
   /** The session-bound graph (built once, on the case's compiled graph). */

@@ -263,3 +263,18 @@ directiveTester("correlation_id (invocations entry)", {
     { code: "correlation_id: corr-7\ncaller_correlation_id: corr-7\nexpected:\n  final_state: {a: 1, b: 2}", category: "fixture_schema_invalid", message: "names its correlation id twice" },
   ],
 });
+
+// A duplicate (from_version, to_version) pair is raised at registration (§10.12.1), before any invoke().
+directiveTester("expected_error raised_at: registration (checkpoint migrations)", {
+  capability: PU,
+  template: (b) =>
+    checkpointed(
+      pureAB("v2"),
+      `migrations:\n  - {from_version: v1, to_version: v2, migrate: add_new_field_default}\n  - {from_version: v1, to_version: v2, migrate: add_new_field_default}\n${b}`,
+    ),
+  valid: ["expected_error: {category: checkpoint_state_migration_chain_ambiguous, raised_at: registration, carries: {from_version: v1, to_version: v2}}"],
+  invalid: [
+    { code: "expected_error: {category: checkpoint_state_migration_missing, raised_at: registration}", message: "expected_error.category" },
+    { code: "expected:\n  final_state: {a: 1, b: 2}", message: "expected.final_state" },
+  ],
+});

@@ -220,3 +220,37 @@ ${section("expected", b)}
     { code: 'instance_pre_states: [{item: a, processed: ""}]', message: "instance_pre_states" },
   ],
 });
+
+/** A v2 graph under session s7 whose registered session migrations are `migrations` (YAML list items); case keys `rest`. */
+const migrating = (migrations: string, rest: string): string => `
+state:
+  schema_version: "v2"
+  fields:
+    value: {type: int, default: 0}
+entry: noop
+nodes:
+  noop: {update_pure: {}}
+edges:
+  - {from: noop, to: END}
+session_store: in_memory
+session_id: s7
+session_migrations:
+${indent(migrations, 2)}
+${rest}
+`;
+const DUP = "- {from_version: v1, to_version: v2, migrate: add_ten_to_value}\n- {from_version: v1, to_version: v2, migrate: add_ten_to_value}";
+
+// The harness registers the store and its migrations before the first invoke(), so a duplicate
+// pair (sessions §7) is raised at registration (§5.8 raised_at), not by the call.
+directiveTester("expected_error raised_at: registration (session migrations)", {
+  capability: "sessions",
+  template: (b) => migrating(DUP, b),
+  valid: [
+    "expected_error: {category: session_state_migration_chain_ambiguous, raised_at: registration, carries: {from_version: v1, to_version: v2}}",
+    "expected:\n  outcome: errored\n  error: {category: session_state_migration_chain_ambiguous}",
+  ],
+  invalid: [
+    { code: "expected_error: {category: session_load_failed, raised_at: registration}", message: "expected_error.category" },
+    { code: "expected:\n  outcome: completed", message: "expected.outcome" },
+  ],
+});
