@@ -278,3 +278,16 @@ directiveTester("expected_error raised_at: registration (checkpoint migrations)"
     { code: "expected:\n  final_state: {a: 1, b: 2}", message: "expected.final_state" },
   ],
 });
+
+// At case level, beside expected:, latest_record_assertions reads the case's last checkpointed call
+// (the resume, in a resume case).
+directiveTester("latest_record_assertions (case level)", {
+  capability: PU,
+  template: (b) => abort(b),
+  valid: [
+    `${FAILED_AT_B}\n${resumeFirstRun()}\nlatest_record_assertions:\n  state: {a: true, b: true}\n  completed_positions:\n    - {node_name: node_a}\n    - {node_name: node_b}`,
+  ],
+  invalid: [
+    { code: `${FAILED_AT_B}\n${resumeFirstRun()}\nlatest_record_assertions: {state: {a: true, b: false}}`, message: "latest_record_assertions.state.b" },
+  ],
+});
