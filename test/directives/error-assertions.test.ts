@@ -74,7 +74,7 @@ directiveTester("expected_compile_warning", {
 
 /** a → END where a's update [1] cannot merge into the dict field `m` (reducer `merge`): a reducer_error. */
 const REDUCER_FAILS = `
-${chain("m: {type: any, reducer: merge, default: {}}", { a: "{update: {m: [1]}}" })}
+${chain("m: {type: dict, reducer: merge, default: {}}", { a: "{update: {m: [1]}}" })}
 initial_state: {}
 `;
 
