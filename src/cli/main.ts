@@ -20,6 +20,7 @@ import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
 import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
+const AGENT_SUMMARY = "usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT   (see openarmature agent --help)";
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
 
@@ -41,8 +42,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "directives") return directivesCommand(rest);
+  // Loaded on demand: the agent command pulls in the provider registry, which conform never needs.
+  if (command === "agent") return (await import("./agent.ts")).agentCommand(rest);
   if (command !== "conform") {
-    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n\n${DIRECTIVES_USAGE}\n`);
+    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n\n${DIRECTIVES_USAGE}\n\n${AGENT_SUMMARY}\n`);
     return command === "--help" ? 0 : 2;
   }
   let args;

@@ -9,6 +9,7 @@ import { anthropicMessagesMapping } from "./anthropic/mapping.ts";
 import { geminiMapping } from "./gemini/mapping.ts";
 import { openAiChatMapping } from "./openai/mapping.ts";
 import type { Provider } from "./provider.ts";
+import { scriptedEntry } from "../testing/scripted-provider.ts";
 
 export interface ProviderConfig {
   readonly model: string;
@@ -91,3 +92,5 @@ providers.register(httpEntry("vllm", openAiChatMapping, "preset", { baseUrl: "ht
 providers.register(httpEntry("ollama", openAiChatMapping, "preset", { baseUrl: "http://localhost:11434/v1" }));
 providers.register(httpEntry("lmstudio", openAiChatMapping, "preset", { baseUrl: "http://localhost:1234/v1" }));
 providers.register(httpEntry("llamacpp", openAiChatMapping, "preset", { baseUrl: "http://localhost:8080/v1" }));
+// The scripted test provider (openarmature/testing) joins the normal registry, as ADR-0052 D5 has it.
+providers.register(scriptedEntry);
