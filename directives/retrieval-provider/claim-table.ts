@@ -92,7 +92,9 @@ const expectedId = (c: RetrievalCall): string | null => {
 function wireResults(c: RetrievalCall): Array<{ index: number; score: number; echo: unknown; hasEcho: boolean }> {
   let offset = 0;
   return c.served.flatMap((body, k) => {
-    const list = (Array.isArray(body) ? body : ((get(body, "results") as unknown[] | undefined) ?? [])) as Json[];
+    // A malformed served body (results not a list, entries not objects) implies no results.
+    const raw: unknown = Array.isArray(body) ? body : get(body, "results");
+    const list = (Array.isArray(raw) ? raw : []).filter(isObj) as Json[];
     const echoKey = c.mapping === "tei" ? "text" : "document";
     const out = list.map((r) => ({ index: offset + (r["index"] as number), score: (r[c.mapping === "tei" ? "score" : "relevance_score"] as number), echo: c.mapping === "cohere" ? undefined : r[echoKey], hasEcho: c.mapping !== "cohere" && Object.hasOwn(r, echoKey) }));
     offset += sentItems(c)[k]?.length ?? 0;
