@@ -25,3 +25,4 @@ export {
   type TurnError,
   type TurnErrorClassifier,
 } from "./errors.ts";
+export { startHarnessServer, turnJson, chatJson, type HarnessServer, type HarnessServerOptions } from "./http/server.ts";
