@@ -88,7 +88,10 @@ function retyped(v: unknown): unknown {
 const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", "signal_payload", "session_state", "body", "metadata", "on_success", "success_update", "success_compute", "variables", "placeholders", "token_budget", "extras", "observability_entities",
   // llm-provider: a mock's streamed wire chunks and tool-call arguments are free-form data the
   // provider forwards or surfaces verbatim (llm-provider §3, §6), like a response body.
-  "stream_body", "arguments"]);
+  "stream_body", "arguments",
+  // harness: a transmission's inbound payload is free-form data the harness builds state from
+  // (harness §3); only its `session_id` / `signal_id` are read.
+  "payload"]);
 
 /**
  * Keys whose own value is data the run compares against (a condition's `equals`): retyping it may

@@ -84,6 +84,7 @@ describe("harness-chat: ChatHarness", () => {
     expect(chatMessageIssues({ role: "user", content: [{ type: "image", source: { type: "inline", base64_data: "AA" } }] })[0]).to.match(/media_type/);
     expect(chatMessageIssues({ role: "user", content: [] })[0]).to.match(/content/);
     expect(chatMessageIssues({ role: "user", content: "x", tool_calls: [] })[0]).to.match(/tool_calls/);
+    expect(chatMessageIssues({ role: "user", content: "x", tool_call_ids: "t" })[0]).to.match(/tool_call_ids: not a ChatMessage field/);
   });
 
   it("§5.1 an empty session id is refused before any load", async () => {

@@ -70,6 +70,7 @@ export class ChatMessageShapeInvalidError extends Error {
 }
 
 const ROLES: readonly string[] = ["system", "user", "assistant", "tool"];
+const MESSAGE_KEYS: readonly string[] = ["role", "content", "tool_calls", "tool_call_id"];
 
 function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -117,7 +118,9 @@ export function chatMessageIssues(m: unknown): string[] {
   const out: string[] = [];
   if (!isMapping(m)) return ["the message must be a mapping {role, content, ...}"];
   const role = m["role"];
-  if (!ROLES.includes(role as string)) return [`role: ${JSON.stringify(role)} is not one of system, user, assistant, tool`];
+  const unknown = Object.keys(m).filter((k) => !MESSAGE_KEYS.includes(k));
+  if (unknown.length > 0) out.push(`${unknown.join(", ")}: not a ChatMessage field (role, content, tool_calls, tool_call_id)`);
+  if (!ROLES.includes(role as string)) return [...out, `role: ${JSON.stringify(role)} is not one of system, user, assistant, tool`];
   const toolCalls = m["tool_calls"];
   const hasToolCalls = Array.isArray(toolCalls) && toolCalls.length > 0;
   if (role !== "assistant" && toolCalls !== undefined) out.push(`tool_calls: only an assistant message may carry tool calls`);
