@@ -7,7 +7,16 @@ import type { CompileWarning } from "./compile-errors.ts";
 import { activeWorkers, drainEventsFor, drainWorkers, type DrainOptions, type DrainSummary } from "./drain.ts";
 import type { RouteTarget } from "./end.ts";
 import { GraphRuntimeError, type ErrorLocation } from "./errors.ts";
-import { GraphInterrupt, type InvocationHooks, type NodeContext, type NodeKind } from "./extension.ts";
+import {
+  GraphInterrupt,
+  preciseNow,
+  type InvocationEnd,
+  type InvocationHooks,
+  type InvocationInfo,
+  type NodeContext,
+  type NodeKind,
+} from "./extension.ts";
+import { MetadataCell } from "./invocation-metadata.ts";
 import { own, runGraph } from "./execution.ts";
 import { INTERNALS, type GraphRuntime } from "./internals.ts";
 import { checkId, engineStorage, Frame, Invocation } from "./invocation.ts";
@@ -176,11 +185,17 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
       maxSteps,
     });
     const frame = new Frame(inv, rt, null, null);
+    const info = inv.syncHooks.length ? invocationInfo(inv, start?.node ?? rt.entry) : undefined;
+    if (info) for (const h of inv.syncHooks) h.onInvocationStart?.(info);
+    const ended = (end: InvocationEnd): void => {
+      if (info) for (const h of inv.syncHooks) h.onInvocationEnd?.(info, end);
+    };
     try {
       const state = rt.schema.create((start?.state ?? initial) as Readonly<Record<string, unknown>>);
-      const final = await engineStorage.run({ frame, attemptIndex: 0 }, () =>
+      const final = await engineStorage.run({ frame, attemptIndex: 0, meta: new MetadataCell(inv.metadata) }, () =>
         runGraph(frame, start?.node ?? rt.entry, state, start?.inner),
       );
+      ended({ outcome: "completed", timestamp: preciseNow() });
       const result: CompletedInvocation<S> = {
         outcome: "completed",
         state: final as Readonly<S>,
@@ -192,6 +207,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
       return Object.freeze(result);
     } catch (e) {
       if (e instanceof GraphInterrupt) {
+        ended({ outcome: "suspended", timestamp: preciseNow() });
         const result: SuspendedInvocation<S> = {
           outcome: "suspended",
           state: frame.state as Readonly<S>,
@@ -210,6 +226,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
         if (e.invocationId === undefined) e.invocationId = inv.id;
         e.executionOrder = Object.freeze([...inv.executionOrder]);
       }
+      ended({ outcome: "failed", error: e, timestamp: preciseNow() });
       throw e;
     } finally {
       inv.end();
@@ -236,4 +253,15 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
   drainEventsFor(invocationId: string, options?: DrainOptions): Promise<DrainSummary> {
     return drainEventsFor(invocationId, options);
   }
+}
+
+function invocationInfo(inv: Invocation, entryNode: string): InvocationInfo {
+  return Object.freeze({
+    invocationId: inv.id,
+    correlationId: inv.correlationId,
+    graphName: inv.root.name,
+    entryNode,
+    metadata: inv.metadata,
+    timestamp: preciseNow(),
+  });
 }

@@ -18,6 +18,7 @@
  * the per-observer `phases` filter.
  */
 import type { GraphRuntimeError } from "./errors.ts";
+import type { MetadataAugmentation } from "./extension.ts";
 import type { StateRecord } from "./state-types.ts";
 
 /** §6 `phase` of a node event. */
@@ -89,7 +90,7 @@ export interface NodeEvent<S extends StateRecord = StateRecord> extends EventLin
   readonly parentStates: readonly Readonly<StateRecord>[];
   /** Name of the compiled graph that directly owns the node. */
   readonly graphName: string;
-  /** Wall-clock time the event was dispatched (ms since epoch). */
+  /** Wall-clock time the event was dispatched (ms since epoch, fractional: sub-millisecond). */
   readonly timestamp: number;
 }
 
@@ -99,6 +100,15 @@ export interface NodeEvent<S extends StateRecord = StateRecord> extends EventLin
  */
 export interface ObserverEventMap {
   node: NodeEvent;
+  metadata_augmentation: MetadataAugmentationEvent;
+}
+
+/**
+ * Framework-emitted metadata-augmentation event (observability §6): `setInvocationMetadata` added
+ * `added` in the context of the lineage it carries. No `phase`: never phase-filtered.
+ */
+export interface MetadataAugmentationEvent extends MetadataAugmentation {
+  readonly kind: "metadata_augmentation";
 }
 
 /** Every event the delivery queue can carry. */

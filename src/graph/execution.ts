@@ -24,6 +24,8 @@ import {
 import type { NodeEvent, NodeEventExtras, NodePhase, ObserverEvent } from "./events.ts";
 import {
   GraphInterrupt,
+  preciseNow,
+  type ChildRunInfo,
   type NodeExecutionContext,
   type StartPosition,
   type SubgraphRunOptions,
@@ -31,6 +33,7 @@ import {
 import { INTERNALS, type CompiledNode, type GraphRuntime } from "./internals.ts";
 import { childPrefix, currentAttemptIndex, engineStorage, Frame, type ChildPrefix, type Invocation } from "./invocation.ts";
 import { mergeInto } from "./merge.ts";
+import { MetadataCell } from "./invocation-metadata.ts";
 import { resolveEdge } from "./routing.ts";
 import type { StateSchema } from "./state-schema.ts";
 import type { StateRecord } from "./state-types.ts";
@@ -196,10 +199,62 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
       }
       return Promise.reject(e);
     }
-    return engineStorage.run({ frame: child, attemptIndex: currentAttemptIndex() }, () =>
-      runGraph(child, entry, initial, start?.inner),
-    ) as Promise<Readonly<T>>;
+    const store = engineStorage.getStore();
+    const attemptIndex = store?.attemptIndex ?? 0;
+    // A fan-out instance / branch writes its own copy of the metadata (observability §3.4); a serial
+    // subgraph shares its parent's.
+    const dispatch = options.fanOutIndex !== undefined || options.branchName !== undefined;
+    const meta = store ? (dispatch ? store.meta.fork() : store.meta) : new MetadataCell(parent.inv.metadata);
+    const run = () => engineStorage.run({ frame: child, attemptIndex, meta }, () => runGraph(child, entry, initial, start?.inner));
+    const hooks = parent.inv.syncHooks;
+    if (hooks.length === 0) return run() as Promise<Readonly<T>>;
+    const info = childRunInfo(this, child, entry, attemptIndex, meta, options);
+    for (const h of hooks) h.onChildRunStart?.(info);
+    const end = (error?: unknown) => {
+      const e = error === undefined ? { timestamp: preciseNow() } : { error, timestamp: preciseNow() };
+      for (const h of hooks) h.onChildRunEnd?.(info, e);
+    };
+    return run().then(
+      (s) => {
+        end();
+        return s as Readonly<T>;
+      },
+      (e: unknown) => {
+        end(e);
+        throw e;
+      },
+    );
   }
+}
+
+function childRunInfo(
+  ctx: DispatchContext,
+  child: Frame,
+  entry: string,
+  attemptIndex: number,
+  meta: MetadataCell,
+  options: SubgraphRunOptions,
+): ChildRunInfo {
+  const f = ctx.frame;
+  const info: Record<string, unknown> = {
+    invocationId: f.inv.id,
+    correlationId: f.inv.correlationId,
+    nodeName: ctx.node.name,
+    namespace: ctx.namespace,
+    attemptIndex,
+    fanOutIndexChain: f.fanOutChain,
+    branchNameChain: f.branchChain,
+    childFanOutIndexChain: child.fanOutChain,
+    childBranchNameChain: child.branchChain,
+    nodeEmitsEvents: ctx.node.emitsEvents,
+    graphName: child.rt.name,
+    entryNode: entry,
+    metadata: meta.values,
+    timestamp: preciseNow(),
+  };
+  if (options.fanOutIndex !== undefined) info["fanOutIndex"] = options.fanOutIndex;
+  if (options.branchName !== undefined) info["branchName"] = options.branchName;
+  return Object.freeze(info) as unknown as ChildRunInfo;
 }
 
 function loc(ctx: DispatchContext, state: State): ErrorLocation {
@@ -234,7 +289,7 @@ function nodeEvent(
     invocationId: inv.id,
     correlationId: inv.correlationId,
     graphName: f.rt.name,
-    timestamp: Date.now(),
+    timestamp: preciseNow(),
   };
   if (f.fanOutIndex !== undefined) ev["fanOutIndex"] = f.fanOutIndex;
   if (f.branchName !== undefined) ev["branchName"] = f.branchName;
@@ -252,7 +307,9 @@ function nodeEvent(
 }
 
 function deliver(f: Frame, ev: NodeEvent): void {
-  if (f.recipients.length && f.inv.worker) f.inv.worker.enqueue(ev, f.recipients);
+  const inv = f.inv;
+  if (inv.syncHooks.length) for (const h of inv.syncHooks) h.onNodeEvent?.(ev);
+  if (f.recipients.length && inv.worker) inv.worker.enqueue(ev, f.recipients);
 }
 
 async function runHooks(inv: Invocation, ev: NodeEvent): Promise<void> {

@@ -11,6 +11,7 @@ import type { DrainOptions, DrainSummary } from "./drain.ts";
 import type { RouteTarget } from "./end.ts";
 import type { EventLineage, NodeEvent, NodeEventExtras, ObserverEvent } from "./events.ts";
 import { currentAttemptIndex, engineStorage } from "./invocation.ts";
+import { validateMetadata, emptyMetadata, type InvocationMetadata } from "./invocation-metadata.ts";
 import type { Reducer } from "./reducers.ts";
 import type { StateSchema } from "./state-schema.ts";
 import type { StateRecord } from "./state-types.ts";
@@ -174,6 +175,90 @@ export interface InvocationHooks {
    * propagates out of `invoke()` unchanged.
    */
   onNodeCompleted?(event: NodeEvent): MaybePromise<void>;
+  /**
+   * Synchronous lifecycle hooks (observability §4, §6): called inline, in the engine's own call
+   * stack and async context, at the moment each thing happens — so a tracer can open a span that
+   * exists (and can be made current) while a node body runs. They must not throw: an error thrown
+   * here propagates out of `invoke()`. None of them affects the §6 observer events.
+   *
+   * `onInvocationStart` fires at `invoke()` entry after the options were validated, before the
+   * initial state is built; `onInvocationEnd` as `invoke()` settles.
+   */
+  onInvocationStart?(info: InvocationInfo): void;
+  onInvocationEnd?(info: InvocationInfo, end: InvocationEnd): void;
+  /** Every node event (`started` before the body runs, `completed`, `suspended`), as it is dispatched. */
+  onNodeEvent?(event: NodeEvent): void;
+  /**
+   * A child graph run begins / ends inside a node: a subgraph node's run, a fan-out instance, a
+   * parallel branch (`runSubgraph`). `error` is what the run raised (absent on success).
+   */
+  onChildRunStart?(run: ChildRunInfo): void;
+  onChildRunEnd?(run: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void;
+  /** `setInvocationMetadata` merged `added` into the calling context's metadata (observability §3.4). */
+  onMetadataAugmented?(augmentation: MetadataAugmentation): void;
+}
+
+/** What the lifecycle hooks know about an invocation. */
+export interface InvocationInfo {
+  readonly invocationId: string;
+  readonly correlationId: string;
+  /** The outermost graph's name and entry node (the node it starts at, on a resume). */
+  readonly graphName: string;
+  readonly entryNode: string;
+  /** The caller-supplied metadata (validated, frozen). */
+  readonly metadata: InvocationMetadata;
+  /** High-resolution wall-clock time, ms since epoch (fractional). */
+  readonly timestamp: number;
+}
+
+/** How an invocation ended. */
+export interface InvocationEnd {
+  readonly outcome: "completed" | "failed" | "suspended";
+  /** The error `invoke()` rejects with (on `failed`). */
+  readonly error?: unknown;
+  readonly timestamp: number;
+}
+
+/** A child graph run (see {@link InvocationHooks.onChildRunStart}). */
+export interface ChildRunInfo {
+  readonly invocationId: string;
+  readonly correlationId: string;
+  /** The dispatching node: its name, §6 namespace and lineage chains (of the node's own events). */
+  readonly nodeName: string;
+  readonly namespace: readonly string[];
+  readonly attemptIndex: number;
+  readonly fanOutIndexChain: readonly (number | null)[];
+  readonly branchNameChain: readonly (string | null)[];
+  /** The chains the child's node events carry (the node's chains plus this boundary's entry). */
+  readonly childFanOutIndexChain: readonly (number | null)[];
+  readonly childBranchNameChain: readonly (string | null)[];
+  /** This boundary's fan-out index / branch name, when the run is an instance / a branch. */
+  readonly fanOutIndex?: number;
+  readonly branchName?: string;
+  /** Whether the dispatching node produces its own node events (fan-out, parallel branches). */
+  readonly nodeEmitsEvents: boolean;
+  /** The child graph's name and the node it starts at. */
+  readonly graphName: string;
+  readonly entryNode: string;
+  /** The metadata visible in the child's context when it starts. */
+  readonly metadata: InvocationMetadata;
+  readonly timestamp: number;
+}
+
+/** A mid-invocation metadata augmentation and the lineage of the context that made it. */
+export interface MetadataAugmentation {
+  readonly invocationId: string;
+  readonly correlationId: string;
+  readonly added: InvocationMetadata;
+  /** The whole mapping of the augmenting context after the merge. */
+  readonly metadata: InvocationMetadata;
+  /** The calling node's lineage (absent outside a node, e.g. in an observer). */
+  readonly nodeName?: string;
+  readonly namespace?: readonly string[];
+  readonly attemptIndex: number;
+  readonly fanOutIndexChain: readonly (number | null)[];
+  readonly branchNameChain: readonly (string | null)[];
+  readonly timestamp: number;
 }
 
 /**
@@ -236,7 +321,8 @@ export function withAttemptIndex<T>(attemptIndex: number, fn: () => T): T {
   };
   let r: T;
   try {
-    r = engineStorage.run({ frame: store.frame, attemptIndex }, fn);
+    // Each attempt writes its own copy of the pre-attempt metadata (observability §3.4 per-attempt scoping).
+    r = engineStorage.run({ frame: store.frame, attemptIndex, meta: store.meta.fork() }, fn);
   } catch (e) {
     return settle(e) as T;
   }
@@ -262,4 +348,52 @@ export function emitEvent(event: ObserverEvent): boolean {
   if (!frame || !frame.inv.worker || frame.recipients.length === 0) return false;
   frame.inv.worker.enqueue(Object.isFrozen(event) ? event : Object.freeze(event), frame.recipients);
   return true;
+}
+
+/** High-resolution wall-clock time in ms since epoch (fractional: sub-millisecond resolution). */
+export function preciseNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/**
+ * Add entries to the invocation metadata of the current async context (observability §3.4):
+ * validated like `invoke({ metadata })` (a `RangeError` at the call site), merged over the
+ * context's mapping (same keys overwritten), visible to what runs later in this context and its
+ * dispatches — never to sibling fan-out instances / branches, earlier attempts' successors or the
+ * parent after a join. Observers hear of it through the `onMetadataAugmented` hook and a
+ * `metadata_augmentation` event on the serial delivery queue. Outside an invocation: a no-op.
+ */
+export function setInvocationMetadata(entries: Readonly<Record<string, unknown>>): void {
+  const added = Object.freeze(validateMetadata(entries, "setInvocationMetadata()"));
+  const store = engineStorage.getStore();
+  if (!store) return;
+  const cell = store.meta;
+  cell.values = Object.freeze({ ...cell.values, ...added });
+  const frame = store.frame;
+  const inv = frame.inv;
+  const ctx = frame.currentCtx;
+  const aug: Record<string, unknown> = {
+    invocationId: inv.id,
+    correlationId: inv.correlationId,
+    added,
+    metadata: cell.values,
+    attemptIndex: store.attemptIndex,
+    fanOutIndexChain: frame.fanOutChain,
+    branchNameChain: frame.branchChain,
+    timestamp: preciseNow(),
+  };
+  if (ctx) {
+    aug["nodeName"] = ctx.nodeName;
+    aug["namespace"] = ctx.namespace;
+  }
+  Object.freeze(aug);
+  for (const h of inv.hooks) h.onMetadataAugmented?.(aug as unknown as MetadataAugmentation);
+  if (inv.worker && frame.recipients.length) {
+    inv.worker.enqueue(Object.freeze({ kind: "metadata_augmentation", ...aug }) as unknown as ObserverEvent, frame.recipients);
+  }
+}
+
+/** An immutable snapshot of the current async context's invocation metadata (empty outside one). */
+export function getInvocationMetadata(): InvocationMetadata {
+  return engineStorage.getStore()?.meta.values ?? emptyMetadata();
 }

@@ -93,6 +93,7 @@ export type {
   ObserverEvent,
   ObserverEventMap,
   ObserverEventKind,
+  MetadataAugmentationEvent,
 } from "./events.ts";
 export { warnObserverError } from "./observers.ts";
 export type {
@@ -116,7 +117,12 @@ export {
   currentNodeContext,
   emitEvent,
   isNodeKind,
+  preciseNow,
+  setInvocationMetadata,
+  getInvocationMetadata,
 } from "./extension.ts";
+export { validateMetadata, RESERVED_METADATA_KEYS, RESERVED_METADATA_PREFIXES } from "./invocation-metadata.ts";
+export type { AttributeValue, InvocationMetadata } from "./invocation-metadata.ts";
 export type {
   NodeContext,
   NodeExecutionContext,
@@ -126,6 +132,10 @@ export type {
   NodeKind,
   NodeCompileContext,
   InvocationHooks,
+  InvocationInfo,
+  InvocationEnd,
+  ChildRunInfo,
+  MetadataAugmentation,
   StartPosition,
   SubgraphRunOptions,
   MaybePromise,

@@ -17,11 +17,14 @@ import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
 import type { GraphRuntime } from "./internals.ts";
 import { warnObserverError, type ObserverErrorHandler, type ObserverRegistration } from "./observers.ts";
 import type { StateRecord } from "./state-types.ts";
+import { MetadataCell, validateMetadata, type InvocationMetadata } from "./invocation-metadata.ts";
 
 /** @internal what the engine keeps in async context. */
 export interface EngineStore {
   readonly frame: Frame;
   readonly attemptIndex: number;
+  /** Invocation metadata of this async context (observability §3.4), copy-on-write per dispatch. */
+  readonly meta: MetadataCell;
 }
 
 /** @internal */
@@ -38,12 +41,14 @@ const EMPTY: readonly never[] = Object.freeze([]);
 export class Invocation {
   readonly id: string;
   readonly correlationId: string;
-  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly metadata: InvocationMetadata;
   readonly root: GraphRuntime;
   nextStep: number;
   readonly executionOrder: string[] = [];
   worker: DeliveryWorker | null = null;
   readonly hooks: readonly InvocationHooks[];
+  /** The hooks with any synchronous lifecycle method (called inline by the engine). */
+  readonly syncHooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
   readonly onObserverError: ObserverErrorHandler;
   /**
@@ -91,9 +96,12 @@ export class Invocation {
     this.root = root;
     this.id = init.invocationId ?? randomUUID();
     this.correlationId = init.correlationId ?? randomUUID();
-    this.metadata = init.metadata ? Object.freeze({ ...init.metadata }) : Object.freeze({});
+    this.metadata = Object.freeze(init.metadata ? validateMetadata(init.metadata, "invoke()") : {});
     this.invocationObservers = init.observers;
     this.hooks = init.hooks;
+    this.syncHooks = init.hooks.filter(
+      (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented,
+    );
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;
     this.stepCeiling = init.maxSteps === undefined ? Infinity : this.nextStep + init.maxSteps;

@@ -1,0 +1,390 @@
+/**
+ * The OpenTelemetry observer (observability §4–§6): spans for the invocation, nodes, subgraphs,
+ * fan-out nodes and instances, parallel-branches nodes and their per-branch dispatch spans, with
+ * the §4.2 status mapping, the §5 attributes and detached trace mode (§4.4).
+ *
+ * It is an engine {@link InvocationHooks} object: the engine calls it synchronously, in its own call
+ * stack, when an invocation starts and ends, when each node event is dispatched (a node's
+ * `started` before its body runs) and when a child graph run (subgraph, fan-out instance, branch)
+ * begins and ends. So every span exists while the work it describes runs — log records and
+ * provider calls made inside a node find it through {@link OTelObserver.activeContext} — and its
+ * timing is the event's own (sub-millisecond) timestamp. The §6 observer queue is untouched.
+ *
+ * Spans go to a private `TracerProvider` that is never registered globally (§6 isolation); parents
+ * are always passed explicitly, so no global context manager is needed.
+ */
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type Tracer,
+  type TracerProvider,
+} from "@opentelemetry/api";
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  currentNodeContext,
+  getInvocationMetadata,
+  type ChildRunInfo,
+  type InvocationEnd,
+  type InvocationHooks,
+  type InvocationInfo,
+  type InvocationMetadata,
+  type MetadataAugmentation,
+  type NodeEvent,
+} from "../graph/index.ts";
+import { currentSessionId } from "../sessions/context.ts";
+import {
+  Attr,
+  crossCuttingAttributes,
+  flattenSuspensionMetadata,
+  IMPLEMENTATION_NAME,
+  IMPLEMENTATION_VERSION,
+  INVOCATION_SPAN_NAME,
+  invocationAttributes,
+  userAttributes,
+} from "./attributes.ts";
+import { DEFAULT_PAYLOAD_BYTE_CAP } from "./truncation.ts";
+
+/** Options of {@link OTelObserver}. */
+export interface OTelObserverOptions {
+  /**
+   * A provider you built for openarmature's spans. Keep it private: registering it globally would
+   * duplicate other instrumentation's spans (§6). Default: a private `BasicTracerProvider` with
+   * `spanProcessors`, else a `BatchSpanProcessor` around `exporter`.
+   */
+  readonly tracerProvider?: TracerProvider;
+  /** Exporter for the default provider, wrapped in a `BatchSpanProcessor`. */
+  readonly exporter?: SpanExporter;
+  /** Span processors for the default provider (e.g. a `SimpleSpanProcessor` in tests). */
+  readonly spanProcessors?: readonly SpanProcessor[];
+  /** Subgraphs rendered into their own trace (§4.4), by subgraph node name or compiled graph name. */
+  readonly detachedSubgraphs?: Iterable<string>;
+  /** Fan-out nodes whose instances each get their own trace (§4.4), by fan-out node name. */
+  readonly detachedFanOuts?: Iterable<string>;
+  /** §5.5.5 per-attribute cap for payload attributes (default 65,536 bytes). */
+  readonly payloadByteCap?: number;
+  /**
+   * Where the observer's own errors go (a failing exporter, an unexpected event). Default:
+   * `console.warn`. The observer never throws into the engine.
+   */
+  readonly onError?: (error: unknown, where: string) => void;
+}
+
+/** An open span and the OTel context that makes it the parent. */
+interface Open {
+  readonly span: Span;
+  readonly ctx: Context;
+}
+
+/** One invocation's open spans. */
+interface InvocationTrace {
+  readonly info: InvocationInfo;
+  readonly sessionId: string | undefined;
+  readonly root: Open;
+  /** Node spans by `key(namespace, chains) + attempt`. */
+  readonly nodes: Map<string, Open>;
+  /** Child-run spans (subgraph, fan-out instance, branch dispatch) by `key(namespace, child chains)`. */
+  readonly runs: Map<string, RunSpans>;
+}
+
+interface RunSpans {
+  /** The span node spans of the child nest under. */
+  readonly inner: Open;
+  /** The detached trace's root invocation span, when detached. */
+  readonly detachedRoot?: Open;
+  /** The span left in the parent trace for a detached subgraph (it carries the link). */
+  readonly dispatch?: Open;
+}
+
+function key(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): string {
+  return JSON.stringify([ns, fan, branch]);
+}
+
+function categoryOf(e: unknown): string {
+  const c = (e as { category?: unknown } | null)?.category;
+  return typeof c === "string" ? c : "node_exception";
+}
+
+function toError(e: unknown): Error | string {
+  return e instanceof Error ? e : String(e);
+}
+
+/** The OTel observer: pass it as engine hooks — `compile({ hooks: otel })` or `invoke(s, { hooks: otel })`. */
+export class OTelObserver implements InvocationHooks {
+  readonly tracerProvider: TracerProvider;
+  readonly payloadByteCap: number;
+  readonly #tracer: Tracer;
+  readonly #own: BasicTracerProvider | undefined;
+  readonly #detachedSubgraphs: ReadonlySet<string>;
+  readonly #detachedFanOuts: ReadonlySet<string>;
+  readonly #onError: (error: unknown, where: string) => void;
+  readonly #traces = new Map<string, InvocationTrace>();
+
+  constructor(options: OTelObserverOptions = {}) {
+    if (options.tracerProvider) {
+      this.tracerProvider = options.tracerProvider;
+      this.#own = undefined;
+    } else {
+      const processors = [...(options.spanProcessors ?? [])];
+      if (options.exporter) processors.push(new BatchSpanProcessor(options.exporter));
+      this.#own = new BasicTracerProvider({ spanProcessors: processors });
+      this.tracerProvider = this.#own;
+    }
+    this.#tracer = this.tracerProvider.getTracer(IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION);
+    this.#detachedSubgraphs = new Set(options.detachedSubgraphs ?? []);
+    this.#detachedFanOuts = new Set(options.detachedFanOuts ?? []);
+    this.payloadByteCap = options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP;
+    this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] OTel observer failed in ${where}:`, e));
+  }
+
+  /** Export everything ended so far (the default provider's processors). */
+  async forceFlush(): Promise<void> {
+    await this.#own?.forceFlush();
+  }
+
+  /** Flush and shut down the default provider. */
+  async shutdown(): Promise<void> {
+    await this.#own?.shutdown();
+  }
+
+  #guard(where: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.#onError(e, where);
+    }
+  }
+
+  #start(name: string, parent: Context | null, attributes: Attributes, startTime: number, links?: Link[]): Open {
+    const opts = { kind: SpanKind.INTERNAL, attributes, startTime, ...(links ? { links } : {}), ...(parent === null ? { root: true } : {}) };
+    const span = this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT);
+    return { span, ctx: trace.setSpan(ROOT_CONTEXT, span) };
+  }
+
+  #cross(t: InvocationTrace, metadata: InvocationMetadata): Attributes {
+    return crossCuttingAttributes(t.info.correlationId, t.sessionId, metadata);
+  }
+
+  onInvocationStart(info: InvocationInfo): void {
+    this.#guard("onInvocationStart", () => {
+      const sessionId = currentSessionId();
+      const attrs = { ...invocationAttributes(info.invocationId, info.entryNode), ...crossCuttingAttributes(info.correlationId, sessionId, info.metadata) };
+      const root = this.#start(INVOCATION_SPAN_NAME, null, attrs, info.timestamp);
+      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), runs: new Map() });
+    });
+  }
+
+  onInvocationEnd(info: InvocationInfo, end: InvocationEnd): void {
+    this.#guard("onInvocationEnd", () => {
+      const t = this.#traces.get(info.invocationId);
+      if (!t) return;
+      this.#traces.delete(info.invocationId);
+      const span = t.root.span;
+      if (end.outcome === "failed") {
+        span.setAttribute(Attr.errorCategory, categoryOf(end.error));
+        setError(span, end.error);
+      } else {
+        if (end.outcome === "suspended") span.setAttribute(Attr.outcome, "suspended");
+        span.setStatus({ code: SpanStatusCode.OK });
+      }
+      // Anything still open (an unwound suspension, a cancelled branch) closes with the invocation.
+      for (const o of t.nodes.values()) o.span.end(end.timestamp);
+      for (const r of t.runs.values()) endRun(r, end.timestamp);
+      span.end(end.timestamp);
+    });
+  }
+
+  /** The parent of a span at `ns` whose own lineage chains are `fan` / `branch`. */
+  #parentOf(t: InvocationTrace, ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): Context {
+    for (let d = ns.length - 1; d >= 1; d--) {
+      const run = t.runs.get(key(ns.slice(0, d), fan.slice(0, d), branch.slice(0, d)));
+      if (run) return run.inner.ctx;
+    }
+    return t.root.ctx;
+  }
+
+  onNodeEvent(e: NodeEvent): void {
+    this.#guard("onNodeEvent", () => {
+      const t = this.#traces.get(e.invocationId);
+      if (!t) return;
+      const k = key(e.namespace, e.fanOutIndexChain, e.branchNameChain) + `#${e.attemptIndex}`;
+      if (e.phase === "started") {
+        const attrs: Attributes = {
+          [Attr.nodeName]: e.nodeName,
+          [Attr.namespace]: [...e.namespace],
+          [Attr.step]: e.step,
+          [Attr.attemptIndex]: e.attemptIndex,
+          ...this.#cross(t, getInvocationMetadata()),
+        };
+        if (e.fanOutIndex !== undefined) attrs[Attr.fanOutIndex] = e.fanOutIndex;
+        if (e.branchName !== undefined) attrs[Attr.branchName] = e.branchName;
+        const fo = e.fanOutConfig;
+        if (fo) {
+          attrs[Attr.fanOutItemCount] = fo.itemCount;
+          attrs[Attr.fanOutConcurrency] = fo.concurrency ?? 0;
+          attrs[Attr.fanOutErrorPolicy] = fo.errorPolicy;
+        }
+        const pb = e.parallelBranchesConfig;
+        if (pb) {
+          attrs[Attr.branchCount] = pb.branchCount;
+          attrs[Attr.branchesErrorPolicy] = pb.errorPolicy;
+        }
+        const parent = this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
+        t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
+        return;
+      }
+      const open = t.nodes.get(k);
+      if (!open) return;
+      t.nodes.delete(k);
+      const span = open.span;
+      if (e.phase === "suspended") {
+        span.setAttribute(Attr.outcome, "suspended");
+        const d = e.descriptor as { signalId?: unknown; metadata?: unknown } | undefined;
+        if (typeof d?.signalId === "string") span.setAttribute(Attr.signalId, d.signalId);
+        span.setAttributes(flattenSuspensionMetadata(d?.metadata));
+        span.setStatus({ code: SpanStatusCode.OK });
+      } else if (e.error !== undefined) {
+        span.setAttribute(Attr.errorCategory, e.error.category);
+        setError(span, e.error);
+      } else {
+        span.setStatus({ code: SpanStatusCode.OK });
+      }
+      span.end(e.timestamp);
+    });
+  }
+
+  onChildRunStart(r: ChildRunInfo): void {
+    this.#guard("onChildRunStart", () => {
+      const t = this.#traces.get(r.invocationId);
+      if (!t) return;
+      const own = t.nodes.get(key(r.namespace, r.fanOutIndexChain, r.branchNameChain) + `#${r.attemptIndex}`);
+      const parent = own?.ctx ?? this.#parentOf(t, r.namespace, r.fanOutIndexChain, r.branchNameChain);
+      const cross = this.#cross(t, r.metadata);
+      let name = r.nodeName;
+      const attrs: Attributes = { ...cross };
+      if (r.fanOutIndex !== undefined) {
+        attrs[Attr.fanOutIndex] = r.fanOutIndex;
+        attrs[Attr.fanOutParentNodeName] = r.nodeName;
+      } else if (r.branchName !== undefined) {
+        name = r.branchName;
+        attrs[Attr.branchName] = r.branchName;
+        attrs[Attr.branchesParentNodeName] = r.nodeName;
+      } else {
+        attrs[Attr.nodeName] = r.nodeName;
+        attrs[Attr.subgraphName] = r.graphName;
+      }
+      // Inner node spans carry the innermost fan-out index / branch name; so do wrappers below them.
+      const fi = lastNonNull(r.fanOutIndexChain);
+      if (fi !== undefined && attrs[Attr.fanOutIndex] === undefined) attrs[Attr.fanOutIndex] = fi;
+      const bn = lastNonNull(r.branchNameChain);
+      if (bn !== undefined && attrs[Attr.branchName] === undefined) attrs[Attr.branchName] = bn;
+      const runKey = key(r.namespace, r.childFanOutIndexChain, r.childBranchNameChain);
+      const detachedFanOut = r.fanOutIndex !== undefined && this.#detachedFanOuts.has(r.nodeName);
+      const detachedSubgraph =
+        r.fanOutIndex === undefined && r.branchName === undefined &&
+        (this.#detachedSubgraphs.has(r.nodeName) || this.#detachedSubgraphs.has(r.graphName));
+      if (!detachedFanOut && !detachedSubgraph) {
+        t.runs.set(runKey, { inner: this.#start(name, parent, attrs, r.timestamp) });
+        return;
+      }
+      const rootAttrs = { ...invocationAttributes(r.invocationId, r.entryNode), ...cross };
+      const detachedRoot = this.#start(INVOCATION_SPAN_NAME, null, rootAttrs, r.timestamp);
+      const link: Link = { context: detachedRoot.span.spanContext() };
+      if (detachedFanOut) {
+        // The fan-out node span (parent trace) carries one link per instance trace.
+        own?.span.addLink(link);
+        t.runs.set(runKey, { inner: this.#start(name, detachedRoot.ctx, attrs, r.timestamp), detachedRoot });
+      } else {
+        const dispatch = this.#start(r.nodeName, parent, { [Attr.nodeName]: r.nodeName, [Attr.subgraphName]: r.graphName, ...cross }, r.timestamp, [link]);
+        const inner = this.#start(r.graphName, detachedRoot.ctx, attrs, r.timestamp);
+        t.runs.set(runKey, { inner, detachedRoot, dispatch });
+      }
+    });
+  }
+
+  onChildRunEnd(r: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void {
+    this.#guard("onChildRunEnd", () => {
+      const t = this.#traces.get(r.invocationId);
+      if (!t) return;
+      const runKey = key(r.namespace, r.childFanOutIndexChain, r.childBranchNameChain);
+      const run = t.runs.get(runKey);
+      if (!run) return;
+      t.runs.delete(runKey);
+      for (const o of [run.inner, run.detachedRoot, run.dispatch]) {
+        if (!o) continue;
+        if (end.error !== undefined) {
+          o.span.setAttribute(Attr.errorCategory, categoryOf(end.error));
+          setError(o.span, end.error);
+        } else o.span.setStatus({ code: SpanStatusCode.OK });
+      }
+      endRun(run, end.timestamp);
+    });
+  }
+
+  /**
+   * §3.4 / §6: apply an augmentation to the open spans of the augmenting context and its
+   * call-stack ancestors — the calling node's span, every wrapper / instance / branch span on its
+   * path, the invocation span only when no fan-out instance or branch is on the path — never a
+   * fan-out or parallel-branches node span (shared parents) nor a sibling's spans.
+   */
+  onMetadataAugmented(a: MetadataAugmentation): void {
+    this.#guard("onMetadataAugmented", () => {
+      const t = this.#traces.get(a.invocationId);
+      if (!t) return;
+      const attrs = userAttributes(a.added);
+      const ns = a.namespace;
+      if (ns === undefined) return;
+      t.nodes.get(key(ns, a.fanOutIndexChain, a.branchNameChain) + `#${a.attemptIndex}`)?.span.setAttributes(attrs);
+      for (let d = ns.length - 1; d >= 1; d--) {
+        const run = t.runs.get(key(ns.slice(0, d), a.fanOutIndexChain.slice(0, d), a.branchNameChain.slice(0, d)));
+        if (!run) continue;
+        run.inner.span.setAttributes(attrs);
+        run.detachedRoot?.span.setAttributes(attrs);
+        run.dispatch?.span.setAttributes(attrs);
+      }
+      const forked = a.fanOutIndexChain.some((x) => x !== null) || a.branchNameChain.some((x) => x !== null);
+      if (!forked) t.root.span.setAttributes(attrs);
+    });
+  }
+
+  /**
+   * The OTel context whose span is the innermost open openarmature span of the code calling this
+   * (the running node's span, inside a node), or `undefined` outside an invocation this observer
+   * traces. Pass it as the parent of your own spans, or to a logger (§7).
+   */
+  activeContext(): Context | undefined {
+    const ctx = currentNodeContext();
+    if (!ctx) return undefined;
+    const t = this.#traces.get(ctx.invocationId);
+    if (!t) return undefined;
+    const node = t.nodes.get(key(ctx.namespace, ctx.fanOutIndexChain, ctx.branchNameChain) + `#${ctx.attemptIndex}`);
+    return node?.ctx ?? this.#parentOf(t, ctx.namespace, ctx.fanOutIndexChain, ctx.branchNameChain);
+  }
+
+  /** The span of {@link activeContext}. */
+  activeSpan(): Span | undefined {
+    const c = this.activeContext();
+    return c ? trace.getSpan(c) : undefined;
+  }
+}
+
+function lastNonNull<T>(chain: readonly (T | null)[]): T | undefined {
+  for (let i = chain.length - 1; i >= 0; i--) if (chain[i] !== null) return chain[i] as T;
+  return undefined;
+}
+
+function setError(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: categoryOf(error) });
+  span.recordException(toError(error));
+}
+
+function endRun(r: RunSpans, at: number): void {
+  r.inner.span.end(at);
+  r.detachedRoot?.span.end(at);
+  r.dispatch?.span.end(at);
+}

@@ -1,0 +1,125 @@
+import { expect } from "chai";
+import { trace, SpanStatusCode } from "@opentelemetry/api";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { append, defineState, END, field, GraphBuilder, setInvocationMetadata } from "../../src/graph/index.ts";
+import { fanOut } from "../../src/pipeline/index.ts";
+import { OTelObserver, truncatePayload } from "../../src/observability/index.ts";
+
+function setup(options: ConstructorParameters<typeof OTelObserver>[0] = {}) {
+  const exporter = new InMemorySpanExporter();
+  const errors: unknown[] = [];
+  const otel = new OTelObserver({ spanProcessors: [new SimpleSpanProcessor(exporter)], onError: (e) => errors.push(e), ...options });
+  return { exporter, otel, errors };
+}
+
+const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
+const byName = (spans: ReadableSpan[], n: string) => spans.filter((s) => s.name === n);
+
+const S = defineState({ v: field.int().default(0), log: field.list(field.string()).default([]).reducer(append) });
+
+describe("observability: OTel observer spans (§4–§6)", () => {
+  it("opens an invocation span and one node span per node, current while the body runs", async () => {
+    const { exporter, otel, errors } = setup();
+    let during: string | undefined;
+    const g = new GraphBuilder(S)
+      .addNode("a", () => ({ v: 1 }))
+      .addNode("b", () => ((during = otel.activeSpan()?.spanContext().spanId), { v: 2 }))
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .setEntry("a")
+      .compile({ name: "g" });
+    const r = await g.invoke({}, { hooks: otel, correlationId: "req-1", metadata: { tenantId: "t" } });
+    const spans = exporter.getFinishedSpans();
+    expect(errors).to.deep.equal([]);
+    const [inv] = byName(spans, "openarmature.invocation");
+    expect(inv!.attributes).to.include({
+      "openarmature.invocation_id": r.invocationId,
+      "openarmature.correlation_id": "req-1",
+      "openarmature.graph.entry_node": "a",
+      "openarmature.implementation.name": "openarmature-typescript",
+      "openarmature.user.tenantId": "t",
+    });
+    const [b] = byName(spans, "b");
+    expect(during).to.equal(b!.spanContext().spanId);
+    expect(parentOf(b!)).to.equal(inv!.spanContext().spanId);
+    expect(b!.attributes["openarmature.node.namespace"]).to.deep.equal(["b"]);
+    expect(b!.attributes["openarmature.node.step"]).to.equal(1);
+    expect(b!.status.code).to.equal(SpanStatusCode.OK);
+    // Never the global provider.
+    expect(trace.getTracerProvider()).to.not.equal(otel.tracerProvider);
+  });
+
+  it("maps a node failure to ERROR with the category and an exception event, on the node and the invocation", async () => {
+    const { exporter, otel } = setup();
+    const g = new GraphBuilder(S)
+      .addNode("boom", () => {
+        throw new Error("boom");
+      })
+      .setEntry("boom")
+      .compile({ name: "g" });
+    await g.invoke({}, { hooks: otel }).catch(() => undefined);
+    for (const s of exporter.getFinishedSpans()) {
+      expect(s.status).to.deep.equal({ code: SpanStatusCode.ERROR, message: "node_exception" });
+      expect(s.events.map((e) => e.name)).to.include("exception");
+    }
+  });
+
+  it("nests subgraph and fan-out instance spans; metadata augmentation stays in its instance", async () => {
+    const { exporter, otel } = setup();
+    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
+    const inner = new GraphBuilder(Inner)
+      .addNode("work", (s) => (setInvocationMetadata({ item: s.idx }), { out: s.idx }))
+      .setEntry("work")
+      .compile({ name: "inner" });
+    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    const g = new GraphBuilder(P)
+      .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs" }))
+      .setEntry("fan")
+      .compile({ name: "outer" });
+    await g.invoke({ items: [0, 1] }, { hooks: otel });
+    const spans = exporter.getFinishedSpans();
+    const [fanNode, ...instances] = byName(spans, "fan").sort((x, y) => (x.attributes["openarmature.fan_out.item_count"] ? -1 : 1) - (y.attributes["openarmature.fan_out.item_count"] ? -1 : 1));
+    expect(fanNode!.attributes["openarmature.fan_out.item_count"]).to.equal(2);
+    expect(instances).to.have.length(2);
+    for (const inst of instances) {
+      expect(parentOf(inst)).to.equal(fanNode!.spanContext().spanId);
+      const i = inst.attributes["openarmature.node.fan_out_index"];
+      const [work] = byName(spans, "work").filter((w) => parentOf(w) === inst.spanContext().spanId);
+      expect(work!.attributes["openarmature.node.fan_out_index"]).to.equal(i);
+      expect(work!.attributes["openarmature.user.item"]).to.equal(i);
+      expect(inst.attributes["openarmature.user.item"]).to.equal(i);
+    }
+    expect(fanNode!.attributes["openarmature.user.item"]).to.equal(undefined);
+    expect(byName(spans, "openarmature.invocation")[0]!.attributes["openarmature.user.item"]).to.equal(undefined);
+  });
+
+  it("renders a detached fan-out as one trace per instance, linked from the fan-out node span", async () => {
+    const { exporter, otel } = setup({ detachedFanOuts: ["fan"] });
+    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
+    const inner = new GraphBuilder(Inner).addNode("work", (s) => ({ out: s.idx })).setEntry("work").compile({ name: "inner" });
+    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    const g = new GraphBuilder(P)
+      .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs" }))
+      .setEntry("fan")
+      .compile({ name: "outer" });
+    await g.invoke({ items: [0, 1, 2] }, { hooks: otel });
+    const spans = exporter.getFinishedSpans();
+    const traces = new Set(spans.map((s) => s.spanContext().traceId));
+    expect(traces.size).to.equal(4);
+    const fanNode = spans.find((s) => s.name === "fan" && s.attributes["openarmature.fan_out.item_count"] === 3)!;
+    expect(fanNode.links).to.have.length(3);
+    const roots = byName(spans, "openarmature.invocation");
+    expect(new Set(roots.map((s) => s.attributes["openarmature.invocation_id"])).size).to.equal(1);
+  });
+});
+
+describe("observability: payload truncation (§5.5.5)", () => {
+  it("cuts at a code-point boundary and appends the exact marker", () => {
+    const v = "é".repeat(100); // 200 bytes
+    const out = truncatePayload(v, 64);
+    expect(Buffer.byteLength(out)).to.be.at.most(64);
+    expect(out.endsWith("…[truncated, 200 bytes total]")).to.equal(true);
+    expect(Buffer.from(out).toString("utf8")).to.equal(out);
+    expect(truncatePayload("short", 64)).to.equal("short");
+  });
+});
