@@ -67,7 +67,11 @@ describe("package: the packed tarball installed into an empty folder", function 
     app = join(work, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
-    run(npm, ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", tarball], app);
+    // The optional peer dependencies (the OpenTelemetry SDK), as a user of openarmature/observability
+    // installs them, at the versions the tests here run against.
+    const meta = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { peerDependencies?: Record<string, string>; devDependencies: Record<string, string> };
+    const peers = Object.keys(meta.peerDependencies ?? {}).map((n) => `${n}@${meta.devDependencies[n]}`);
+    run(npm, ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", tarball, ...peers], app);
     pkg = join(app, "node_modules", "openarmature");
     // better-sqlite3's install script, stood in for: its addon as built in this checkout (same version).
     const ours = JSON.parse(readFileSync(require.resolve("better-sqlite3/package.json"), "utf8")) as { version: string };

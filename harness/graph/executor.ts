@@ -32,11 +32,22 @@ const defaultRunner: CallRunner = (ctx) => ctx.graph.invoke(ctx.initialState, ct
 
 /** Several bundles' engine hooks as one (each awaited in registration order). */
 function mergeHooks(list: readonly InvocationHooks[]): InvocationHooks {
-  return {
+  if (list.length === 1) return list[0]!;
+  const merged: { -readonly [K in keyof InvocationHooks]: InvocationHooks[K] } = {
     async onNodeCompleted(event) {
       for (const h of list) await h.onNodeCompleted?.(event);
     },
   };
+  // The synchronous lifecycle hooks (observability's OTel capture), only when some hook has them.
+  const sync = ["onInvocationStart", "onInvocationEnd", "onNodeEvent", "onChildRunStart", "onChildRunEnd", "onMetadataAugmented"] as const;
+  for (const name of sync) {
+    const withIt = list.filter((h) => h[name] !== undefined);
+    if (withIt.length === 0) continue;
+    (merged as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      for (const h of withIt) (h[name] as (...a: unknown[]) => void).call(h, ...args);
+    };
+  }
+  return merged;
 }
 
 /** Plan inputs the graph executor reads. */

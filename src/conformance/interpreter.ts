@@ -38,6 +38,16 @@ import type { KeyPath } from "./source.ts";
 import { unmetCapability, ADAPTER_CAPABILITIES } from "./capabilities.ts";
 import { checkOrigin, createCaseMatcher, type CaseMatcher } from "./case-matcher.ts";
 import { nearest, patternCandidates } from "./suggest.ts";
+import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../observability/attributes.ts";
+
+/**
+ * The §5.10 `harness_parameterized` values the adapter injects by default: this implementation's
+ * own identity (observability §5.1), which fixture 058 compares span attributes against.
+ */
+export const HARNESS_PARAMETERS: Readonly<Record<string, unknown>> = Object.freeze({
+  implementation_name: IMPLEMENTATION_NAME,
+  implementation_version: IMPLEMENTATION_VERSION,
+});
 
 /** Case keys the interpreter handles itself. */
 export const META_KEYS = new Set(["name", "description", "requires_capability"]);
@@ -80,7 +90,7 @@ class CaseRun {
     private readonly options: RunCaseOptions,
   ) {
     this.casePlan = new InvocationPlan(spec.name, spec.path, "case");
-    this.matcher = createCaseMatcher(options.parameters ?? {}, this.locate, this.locate(spec.path));
+    this.matcher = createCaseMatcher({ ...HARNESS_PARAMETERS, ...options.parameters }, this.locate, this.locate(spec.path));
   }
 
   locate = (path: KeyPath): FixtureLocation => this.spec.fixture.source.locate(path);

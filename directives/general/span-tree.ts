@@ -1,0 +1,85 @@
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/conformance/directive.ts";
+import { Shapes } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import { useOtelCapture } from "../../harness/observability/capture.ts";
+import { capturedSpans, forest, mainTraceId, SPAN_FOREST, traceId, traceIds } from "../../harness/observability/spans.ts";
+
+const ENTRIES: JsonSchema = { type: "array", items: { type: "object" } };
+
+/**
+ * `span_tree: [<span entry>, ...]` (conformance-adapter §5.8, §6.3; observability §4–§5): the spans
+ * the call exported to openarmature's private exporter, restricted to the trace rooted in the
+ * call's invocation span, joined into a forest by parent span id; roots and children complete and
+ * unordered. Composes the OTel capture without the case declaring an observer.
+ */
+@directive({ name: "span_tree", at: "expected", home: "general", summary: "the call's span forest (its own trace)" })
+export class SpanTree {
+  readonly scope = "call" as const;
+  readonly schema = ENTRIES;
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useOtelCapture(ctx);
+  }
+  check(value: unknown[], obs: Observation, ctx: CheckContext): void {
+    const cap = capturedSpans(obs, ctx);
+    if (cap === null) return;
+    const main = mainTraceId(cap.spans);
+    ctx.match(value, forest(cap.spans.filter((s) => traceId(s) === main)), SPAN_FOREST);
+  }
+}
+
+/**
+ * `traces: [{trace_id, span_tree}, ...]` (conformance-adapter §5.8; observability §4.4): every
+ * trace holding spans from the call — its own and each detached trace — complete and unordered;
+ * `trace_id` compares as one value (usually a binding token), `span_tree` is that trace's forest.
+ */
+@directive({ name: "traces", at: "expected", home: "general", summary: "every trace of the call, detached ones included" })
+export class Traces {
+  readonly scope = "call" as const;
+  readonly schema: JsonSchema = {
+    type: "array",
+    items: { type: "object", required: ["span_tree"], properties: { trace_id: { type: "string" }, span_tree: ENTRIES }, additionalProperties: false },
+  };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useOtelCapture(ctx);
+  }
+  check(value: unknown[], obs: Observation, ctx: CheckContext): void {
+    const cap = capturedSpans(obs, ctx);
+    if (cap === null) return;
+    const actual = traceIds(cap.spans).map((id) => ({ trace_id: id, span_tree: forest(cap.spans.filter((s) => traceId(s) === id)) }));
+    ctx.match(value, actual, Shapes.list("unordered", Shapes.named({ keys: { span_tree: SPAN_FOREST } })));
+  }
+}
+
+/**
+ * `detached_trace_count: <n>` (observability §4.4, fixture 008): the call produced this many
+ * detached traces besides its own.
+ */
+@directive({ name: "detached_trace_count", at: "expected", home: "observability", summary: "number of detached traces of the call" })
+export class DetachedTraceCount {
+  readonly scope = "call" as const;
+  readonly schema = { type: "integer", minimum: 0 };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useOtelCapture(ctx);
+  }
+  check(value: number, obs: Observation, ctx: CheckContext): void {
+    const cap = capturedSpans(obs, ctx);
+    if (cap !== null) ctx.match(value, traceIds(cap.spans).length - 1, null);
+  }
+}
+
+/**
+ * `parent_trace: {span_tree}` — retired by the 0.120.1 seed (§5.8: span_tree covers it), still
+ * used by fixture 008: checked through its replacement, `span_tree` of the call's own trace.
+ */
+@directive({ name: "parent_trace", at: "expected", home: "observability", summary: "retired: the call's own trace (checked as span_tree)" })
+export class ParentTrace {
+  readonly scope = "call" as const;
+  readonly schema: JsonSchema = { type: "object", required: ["span_tree"], properties: { span_tree: ENTRIES }, additionalProperties: false };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useOtelCapture(ctx);
+  }
+  check(value: { span_tree: unknown[] }, obs: Observation, ctx: CheckContext): void {
+    new SpanTree().check(value.span_tree, obs, ctx);
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Named claims of the observability fixtures (conformance-adapter §5.9; their meaning is the
+ * fixture prose that uses them), as claim tables: each reads the real spans the call exported
+ * through the §6.3 capture, or the real `getInvocationMetadata()` reads its nodes made.
+ */
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { CheckContext } from "../../src/conformance/directive.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
+import { MetadataReads, type MetadataRead } from "../../harness/observability/metadata.ts";
+import { capturedSpans, INVOCATION_SPAN, mainTraceId, parentId, statusName, traceId } from "../../harness/observability/spans.ts";
+import { show } from "../../harness/suspension/claims.ts";
+
+const HOME = "observability";
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** What a span claim reads: every span of the call, its own trace, and the detached ones. */
+interface SpanView {
+  readonly all: readonly ReadableSpan[];
+  readonly main: readonly ReadableSpan[];
+  readonly detached: ReadonlyMap<string, readonly ReadableSpan[]>;
+}
+
+function spanView(obs: Observation, ctx: CheckContext): SpanView | null {
+  const cap = capturedSpans(obs, ctx);
+  if (cap === null) return null;
+  const mainId = mainTraceId(cap.spans);
+  const detached = new Map<string, ReadableSpan[]>();
+  for (const s of cap.spans) {
+    const id = traceId(s);
+    if (id === mainId) continue;
+    let l = detached.get(id);
+    if (!l) detached.set(id, (l = []));
+    l.push(s);
+  }
+  return { all: cap.spans, main: cap.spans.filter((s) => traceId(s) === mainId), detached };
+}
+
+const attr = (s: ReadableSpan, k: string): unknown => s.attributes[k];
+const invocationSpans = (spans: readonly ReadableSpan[]) => spans.filter((s) => s.name === INVOCATION_SPAN && parentId(s) === undefined);
+const linking = (v: SpanView) => v.main.filter((s) => s.links.length > 0);
+const hasException = (s: ReadableSpan) => s.events.some((e) => e.name === "exception");
+const IDENTITY = ["openarmature.implementation.name", "openarmature.implementation.version", "openarmature.graph.spec_version"];
+
+function sameCorrelation(spans: readonly ReadableSpan[]): string | null {
+  const values = new Set(spans.map((s) => attr(s, "openarmature.correlation_id")));
+  if (spans.length === 0) return "no span was exported";
+  if (values.has(undefined)) return `${spans.filter((s) => attr(s, "openarmature.correlation_id") === undefined).map((s) => s.name).join(", ")} carry no openarmature.correlation_id`;
+  return values.size === 1 ? null : `spans carry ${values.size} different correlation ids: ${show([...values])}`;
+}
+
+function oneLinkingSpan(v: SpanView, n: number): string | null {
+  const l = linking(v);
+  if (l.length !== 1) return `${l.length} spans of the parent trace carry links (${l.map((s) => s.name).join(", ")})`;
+  return l[0]!.links.length === n ? null : `${l[0]!.name} carries ${l[0]!.links.length} links`;
+}
+
+function errorOn(spans: readonly ReadableSpan[], what: string): string | null {
+  if (spans.length === 0) return `no ${what}`;
+  const bad = spans.filter((s) => statusName(s) !== "ERROR");
+  return bad.length === 0 ? null : `${what} status ${bad.map(statusName).join(", ")}`;
+}
+
+const instanceIndices = (v: SpanView, node: string): unknown[] => {
+  const nodeSpans = new Set(v.all.filter((s) => s.name === node && attr(s, "openarmature.fan_out.item_count") !== undefined).map((s) => s.spanContext().spanId));
+  return v.all.filter((s) => s.name === node && nodeSpans.has(parentId(s) ?? "")).map((s) => attr(s, "openarmature.node.fan_out_index"));
+};
+
+const spanClaims: ClaimRow<SpanView>[] = [
+  { name: "correlation_id_consistency", section: "observability 001", summary: "every span of the call carries one correlation id", check: (v) => sameCorrelation(v.all) },
+  {
+    name: "correlation_id_uniform_across_tree",
+    section: "observability 009",
+    summary: "every span carries the given correlation id (a literal, or <uuid>: one UUIDv4)",
+    schema: { type: "string", minLength: 1 },
+    check: (v, want: string) => {
+      const why = sameCorrelation(v.all);
+      if (why !== null) return why;
+      const got = attr(v.all[0]!, "openarmature.correlation_id");
+      const ok = want === "<uuid>" ? typeof got === "string" && UUID_V4.test(got) : got === want;
+      return ok ? null : `every span carries ${show(got)}`;
+    },
+  },
+  { name: "correlation_id_consistent_across_traces", section: "observability 008", summary: "parent and detached traces share the correlation id", check: (v) => sameCorrelation(v.all) },
+  {
+    name: "correlation_id_is_uuidv4",
+    section: "observability 009",
+    summary: "the auto-generated correlation id is a canonical UUIDv4",
+    check: (v) => {
+      const c = v.main.map((s) => attr(s, "openarmature.correlation_id")).find((x) => x !== undefined);
+      return typeof c === "string" && UUID_V4.test(c) ? null : `correlation id ${show(c)}`;
+    },
+  },
+  {
+    name: "no_edge_spans",
+    section: "observability 004",
+    summary: "edges produce no spans: every span is the invocation or a node's",
+    at: "expected",
+    check: (v) => {
+      const odd = v.all.filter((s) => s.name !== INVOCATION_SPAN && s.name !== attr(s, "openarmature.node.name") && s.name !== attr(s, "openarmature.fan_out.parent_node_name") && s.name !== attr(s, "openarmature.node.branch_name"));
+      return odd.length === 0 ? null : `spans that are neither the invocation nor a node: ${odd.map((s) => s.name).join(", ")}`;
+    },
+  },
+  {
+    name: "distinct_trace_ids",
+    section: "observability 008",
+    summary: "the parent and each detached trace have different trace ids",
+    check: (v) => (v.detached.size > 0 && invocationSpans(v.all).length === v.detached.size + 1 ? null : `${v.detached.size} detached trace(s), ${invocationSpans(v.all).length} invocation spans`),
+  },
+  { name: "dispatch_span_link_count", section: "observability 008", summary: "the parent's dispatch span carries this many links", schema: { type: "integer", minimum: 0 }, check: (v, n: number) => oneLinkingSpan(v, n) },
+  { name: "fan_out_node_span_link_count", section: "observability 008", summary: "the parent's fan-out node span carries this many links", schema: { type: "integer", minimum: 0 }, check: (v, n: number) => oneLinkingSpan(v, n) },
+  {
+    name: "detached_invocation_id_equals_parent",
+    section: "observability 008",
+    summary: "every invocation span (parent and detached) carries the same invocation id",
+    check: (v) => {
+      const ids = new Set(invocationSpans(v.all).map((s) => attr(s, "openarmature.invocation_id")));
+      return ids.size === 1 && !ids.has(undefined) && v.detached.size > 0 ? null : `invocation ids ${show([...ids])}`;
+    },
+  },
+  {
+    name: "all_instance_trace_ids_distinct",
+    section: "observability 008",
+    summary: "each detached instance has its own trace, none the parent's",
+    check: (v) => {
+      const instances = [...v.detached.values()].filter((spans) => spans.some((s) => attr(s, "openarmature.node.fan_out_index") !== undefined));
+      return instances.length === v.detached.size && instances.length > 0 ? null : `${instances.length} instance trace(s) of ${v.detached.size} detached`;
+    },
+  },
+  {
+    name: "no_instance_spans_in_parent_trace",
+    section: "observability 008",
+    summary: "no span from inside a detached instance is in the parent trace",
+    check: (v) => {
+      const leaked = v.main.filter((s) => attr(s, "openarmature.node.fan_out_index") !== undefined);
+      return leaked.length === 0 ? null : `in the parent trace: ${leaked.map((s) => s.name).join(", ")}`;
+    },
+  },
+  {
+    name: "each_instance_trace_roots_in_invocation_span_sharing_parent_invocation_id",
+    section: "observability 008",
+    summary: "each instance trace has one root, an invocation span with the parent's invocation id",
+    check: (v) => {
+      const parent = attr(invocationSpans(v.main)[0]!, "openarmature.invocation_id");
+      for (const [id, spans] of v.detached) {
+        const roots = spans.filter((s) => parentId(s) === undefined);
+        if (roots.length !== 1 || roots[0]!.name !== INVOCATION_SPAN || attr(roots[0]!, "openarmature.invocation_id") !== parent) {
+          return `trace ${id} roots: ${show(roots.map((r) => [r.name, attr(r, "openarmature.invocation_id")]))}`;
+        }
+      }
+      return v.detached.size > 0 ? null : "no detached trace";
+    },
+  },
+  { name: "error_status_on_parent_dispatch_span", section: "observability 008", summary: "the parent's linking dispatch span is ERROR", check: (v) => errorOn(linking(v), "linking dispatch span") },
+  { name: "error_status_on_parent_fan_out_node_span", section: "observability 008", summary: "the parent's linking fan-out node span is ERROR", check: (v) => errorOn(linking(v), "linking fan-out node span") },
+  { name: "error_status_on_detached_invocation_span", section: "observability 008", summary: "the detached invocation span is ERROR", check: (v) => errorOn([...v.detached.values()].flatMap(invocationSpans), "detached invocation span") },
+  {
+    name: "error_status_on_detached_instance_invocation_span",
+    section: "observability 008",
+    summary: "the failing instance's detached invocation span is ERROR",
+    check: (v) => {
+      const failing = [...v.detached.values()].flatMap(invocationSpans).filter((s) => statusName(s) === "ERROR");
+      return failing.length > 0 ? null : "no detached instance invocation span is ERROR";
+    },
+  },
+  {
+    name: "exception_event_on_both_error_spans",
+    section: "observability 008",
+    summary: "the ERROR dispatch span and the ERROR detached invocation span each carry an exception event",
+    check: (v) => {
+      const spans = [...linking(v), ...[...v.detached.values()].flatMap(invocationSpans)].filter((s) => statusName(s) === "ERROR");
+      const missing = spans.filter((s) => !hasException(s));
+      return spans.length >= 2 && missing.length === 0 ? null : `${spans.length} ERROR spans, without an exception event: ${missing.map((s) => s.name).join(", ")}`;
+    },
+  },
+  {
+    name: "unique_fan_out_indices_under",
+    section: "observability 006",
+    summary: "the instance spans under the named fan-out node carry distinct fan_out_index values",
+    schema: { type: "string", minLength: 1 },
+    check: (v, node: string) => {
+      const idx = instanceIndices(v, node);
+      return idx.length > 0 && new Set(idx).size === idx.length && !idx.includes(undefined) ? null : `instance indices under ${node}: ${show(idx)}`;
+    },
+  },
+  {
+    name: "fan_out_index_range",
+    section: "observability 006",
+    summary: "the instance spans' fan_out_index values are exactly lo..hi",
+    schema: { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2 },
+    check: (v, [lo, hi]: [number, number]) => {
+      const idx = v.all.filter((s) => s.name === attr(s, "openarmature.fan_out.parent_node_name")).map((s) => attr(s, "openarmature.node.fan_out_index") as number).sort((a, b) => a - b);
+      const want = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+      return show(idx) === show(want) ? null : `instance indices ${show(idx)}`;
+    },
+  },
+  {
+    name: "implementation_name_non_empty",
+    section: "observability 058",
+    summary: "the invocation span carries a non-empty openarmature.implementation.name",
+    check: (v) => nonEmptyOnInvocations(v, "openarmature.implementation.name"),
+  },
+  {
+    name: "implementation_version_non_empty",
+    section: "observability 058",
+    summary: "the invocation span carries a non-empty openarmature.implementation.version",
+    check: (v) => nonEmptyOnInvocations(v, "openarmature.implementation.version"),
+  },
+  {
+    name: "implementation_name_matches_canonical_value",
+    section: "observability 058",
+    summary: "openarmature.implementation.name is openarmature-typescript",
+    check: (v) => {
+      const names = invocationSpans(v.all).map((s) => attr(s, "openarmature.implementation.name"));
+      return names.length > 0 && names.every((n) => n === "openarmature-typescript") ? null : `names ${show(names)}`;
+    },
+  },
+  { name: "attributes_on_invocation_span_only", section: "observability 058", summary: "the identity attributes are on invocation spans", check: (v) => identityOn(invocationSpans(v.all)) },
+  { name: "attributes_absent_on_inner_spans", section: "observability 058", summary: "no non-invocation span carries the identity attributes", check: (v) => identityAbsent(v.all) },
+  { name: "always_emit_invariant_applies_to_every_invocation_span", section: "observability 058", summary: "every invocation span carries the identity attributes", check: (v) => identityOn(invocationSpans(v.all)) },
+  { name: "attribution_attrs_on_parent_invocation_span", section: "observability 058", summary: "the parent invocation span carries the identity attributes", check: (v) => identityOn(invocationSpans(v.main)) },
+  {
+    name: "attribution_attrs_on_detached_child_invocation_span",
+    section: "observability 058",
+    summary: "each detached invocation span carries the identity attributes",
+    check: (v) => (v.detached.size === 0 ? "no detached trace" : identityOn([...v.detached.values()].flatMap(invocationSpans))),
+  },
+  { name: "attribution_attrs_absent_on_inner_spans_both_traces", section: "observability 058", summary: "no inner span of either trace carries the identity attributes", check: (v) => identityAbsent(v.all) },
+];
+
+function nonEmptyOnInvocations(v: SpanView, key: string): string | null {
+  const values = invocationSpans(v.all).map((s) => attr(s, key));
+  return values.length > 0 && values.every((x) => typeof x === "string" && x.length > 0) ? null : `${key} values ${show(values)}`;
+}
+
+function identityOn(spans: readonly ReadableSpan[]): string | null {
+  if (spans.length === 0) return "no invocation span";
+  for (const s of spans) for (const k of IDENTITY) if (typeof attr(s, k) !== "string" || attr(s, k) === "") return `${s.name} lacks ${k}`;
+  return null;
+}
+
+function identityAbsent(spans: readonly ReadableSpan[]): string | null {
+  for (const s of spans) {
+    if (s.name === INVOCATION_SPAN) continue;
+    for (const k of IDENTITY) if (attr(s, k) !== undefined) return `${s.name} carries ${k}`;
+  }
+  return null;
+}
+
+registerClaims(HOME, spanView, spanClaims);
+
+/** What a metadata claim reads: the `getInvocationMetadata()` reads the call's nodes made, in order. */
+function reads(obs: Observation): readonly MetadataRead[] {
+  return obs.tryGet(MetadataReads) ?? [];
+}
+
+const metadataClaims: ClaimRow<readonly MetadataRead[]>[] = [
+  {
+    name: "read_returns_caller_baseline",
+    section: "observability 043",
+    summary: "the read includes every entry the caller passed to invoke()",
+    check: (r) => (r.length > 0 && r.every((x) => Object.keys(x.snapshot).length > 0) ? null : `reads ${show(r)}`),
+  },
+  {
+    name: "read_returns_in_node_write",
+    section: "observability 043",
+    summary: "a read after the node's own write sees it",
+    check: (r) => (r.some((x) => Object.keys(x.snapshot).length > 1) ? null : `reads ${show(r)}`),
+  },
+  {
+    name: "read_returns_immutable_mapping",
+    section: "observability 043",
+    summary: "the snapshot a read returns cannot be modified",
+    check: (r) => {
+      if (r.length === 0) return "no read was made";
+      const mutable = r.filter((x) => {
+        if (!Object.isFrozen(x.snapshot)) return true;
+        try {
+          (x.snapshot as Record<string, unknown>)["__probe"] = 1;
+        } catch {
+          return false;
+        }
+        return Object.hasOwn(x.snapshot, "__probe");
+      });
+      return mutable.length === 0 ? null : `mutable snapshots from ${mutable.map((x) => x.node).join(", ")}`;
+    },
+  },
+];
+
+registerClaims(HOME, (obs) => reads(obs), metadataClaims);
+
+/** 135: a point-in-time read after / before the node's own write, in document order. */
+const orderClaims: ClaimRow<readonly MetadataRead[]>[] = [
+  {
+    name: "capture_after_augment_sees_write",
+    section: "observability 135",
+    summary: "a capture written after augment_metadata sees the write",
+    check: (r) => (r.length > 0 && r.every((x) => Object.hasOwn(x.snapshot, "marker")) ? null : `reads ${show(r)}`),
+  },
+  {
+    name: "capture_before_augment_misses_write",
+    section: "observability 135",
+    summary: "a capture written before augment_metadata does not see the write",
+    check: (r) => (r.length > 0 && r.every((x) => !Object.hasOwn(x.snapshot, "marker")) ? null : `reads ${show(r)}`),
+  },
+];
+registerClaims(HOME, (obs) => reads(obs), orderClaims);

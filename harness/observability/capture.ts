@@ -1,0 +1,80 @@
+/**
+ * OTel collector capture (conformance-adapter §6.3): a real {@link OTelObserver} on a private
+ * `TracerProvider` with an in-memory span exporter, composed into a graph case's calls. The
+ * exporter is reset before every call; after the call the exported spans (and any error the
+ * observer reported — a dropped span fails the case rather than passing it) become the call's
+ * {@link SpanCapture} facet, which `span_tree`, `traces` and the observability claims read.
+ *
+ * Any directory may use it: `useOtelCapture(ctx)` from a directive's `configure()`.
+ */
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
+import { Facet } from "../../src/conformance/observation.ts";
+import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../../src/graph/index.ts";
+import { OTelObserver } from "../../src/observability/index.ts";
+import { GraphCaseHooksSlot } from "../graph/extensions.ts";
+
+/** What one call exported. */
+export interface CapturedSpans {
+  readonly spans: readonly ReadableSpan[];
+  /** Errors the observer reported while the call ran (each fails a span assertion). */
+  readonly errors: readonly string[];
+}
+export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)");
+
+/** The case's capture: observer options the directives set, then the observer itself. */
+export class OtelCaptureState implements InvocationHooks {
+  used = false;
+  readonly detachedSubgraphs = new Set<string>();
+  readonly detachedFanOuts = new Set<string>();
+  readonly exporter = new InMemorySpanExporter();
+  readonly errors: string[] = [];
+  #observer: OTelObserver | undefined;
+
+  get observer(): OTelObserver {
+    return (this.#observer ??= new OTelObserver({
+      spanProcessors: [new SimpleSpanProcessor(this.exporter)],
+      detachedSubgraphs: this.detachedSubgraphs,
+      detachedFanOuts: this.detachedFanOuts,
+      onError: (e, where) => this.errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
+    }));
+  }
+  onInvocationStart(i: InvocationInfo): void {
+    this.observer.onInvocationStart(i);
+  }
+  onInvocationEnd(i: InvocationInfo, e: InvocationEnd): void {
+    this.observer.onInvocationEnd(i, e);
+  }
+  onNodeEvent(e: NodeEvent): void {
+    this.observer.onNodeEvent(e);
+  }
+  onChildRunStart(r: ChildRunInfo): void {
+    this.observer.onChildRunStart(r);
+  }
+  onChildRunEnd(r: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void {
+    this.observer.onChildRunEnd(r, end);
+  }
+  onMetadataAugmented(a: MetadataAugmentation): void {
+    this.observer.onMetadataAugmented(a);
+  }
+}
+
+export const OtelCaptureSlot = new SlotKey<OtelCaptureState>("OTel capture (§6.3)", () => new OtelCaptureState());
+
+/** Compose the OTel observer and its in-memory exporter into every call of the case (once). */
+export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
+  const state = ctx.slot(OtelCaptureSlot);
+  if (state.used) return state;
+  state.used = true;
+  const hooks = ctx.slot(GraphCaseHooksSlot);
+  hooks.invocationHooks.push(state);
+  hooks.beforeCall.push(() => {
+    state.exporter.reset();
+    state.errors.length = 0;
+  });
+  hooks.afterCall.push(async (call) => {
+    await state.observer.forceFlush();
+    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors] });
+  });
+  return state;
+}

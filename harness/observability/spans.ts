@@ -1,0 +1,108 @@
+/**
+ * Reading captured spans (conformance-adapter §5.8 *Spans, traces and metrics*): traces, the
+ * forest of one trace joined by parent span id, and the record each span entry is matched against.
+ */
+import { SpanStatusCode } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import type { CheckContext } from "../../src/conformance/directive.ts";
+import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import { SpanCapture, type CapturedSpans } from "./capture.ts";
+
+export const INVOCATION_SPAN = "openarmature.invocation";
+
+/** The call's captured spans; a reported observer error fails the assertion (never a silent drop). */
+export function capturedSpans(obs: Observation, ctx: CheckContext): CapturedSpans | null {
+  const cap = obs.get(SpanCapture, ctx.locate(ctx.self.path));
+  if (cap.errors.length) {
+    ctx.fail(`the OTel observer reported errors while the call ran: ${cap.errors.join("; ")}`);
+    return null;
+  }
+  return cap;
+}
+
+export const statusName = (s: ReadableSpan): string =>
+  s.status.code === SpanStatusCode.OK ? "OK" : s.status.code === SpanStatusCode.ERROR ? "ERROR" : "UNSET";
+
+export const parentId = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
+export const traceId = (s: ReadableSpan): string => s.spanContext().traceId;
+export const spanId = (s: ReadableSpan): string => s.spanContext().spanId;
+
+/** The trace rooted in the call's own invocation span: the earliest parentless invocation span's. */
+export function mainTraceId(spans: readonly ReadableSpan[]): string | undefined {
+  const roots = spans.filter((s) => s.name === INVOCATION_SPAN && parentId(s) === undefined);
+  roots.sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+  return roots[0] ? traceId(roots[0]) : undefined;
+}
+
+/** The trace ids of the call, the main one first, then in first-seen order. */
+export function traceIds(spans: readonly ReadableSpan[]): string[] {
+  const main = mainTraceId(spans);
+  const ids = new Set<string>(main ? [main] : []);
+  for (const s of spans) ids.add(traceId(s));
+  return [...ids];
+}
+
+/** One span as an entry is matched against it (`children` recursively). */
+export interface SpanRecord {
+  readonly name: string;
+  readonly status: string;
+  readonly status_description?: string;
+  readonly exception_recorded: boolean;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  readonly attributes_absent: Readonly<Record<string, unknown>>;
+  readonly attributes_present: Readonly<Record<string, unknown>>;
+  readonly links: readonly { readonly target_trace_id: string }[];
+  readonly link_count: number;
+  readonly children: readonly SpanRecord[];
+}
+
+/** The forest of `spans` joined by parent span id (roots: spans whose parent is not among them). */
+export function forest(spans: readonly ReadableSpan[]): SpanRecord[] {
+  const ids = new Set(spans.map(spanId));
+  const kids = new Map<string, ReadableSpan[]>();
+  const roots: ReadableSpan[] = [];
+  for (const s of spans) {
+    const p = parentId(s);
+    if (p !== undefined && ids.has(p)) {
+      let l = kids.get(p);
+      if (!l) kids.set(p, (l = []));
+      l.push(s);
+    } else roots.push(s);
+  }
+  const rec = (s: ReadableSpan): SpanRecord => {
+    const attributes = { ...s.attributes } as Record<string, unknown>;
+    const out: Record<string, unknown> = {
+      name: s.name,
+      status: statusName(s),
+      exception_recorded: s.events.some((e) => e.name === "exception"),
+      attributes,
+      attributes_absent: attributes,
+      attributes_present: attributes,
+      links: s.links.map((l) => ({ target_trace_id: l.context.traceId })),
+      link_count: s.links.length,
+      children: (kids.get(spanId(s)) ?? []).map(rec),
+    };
+    if (s.status.message !== undefined && s.status.message !== "") out["status_description"] = s.status.message;
+    return out as unknown as SpanRecord;
+  };
+  return roots.map(rec);
+}
+
+const keysOf = (v: unknown): readonly string[] => (Array.isArray(v) ? (v as string[]) : []);
+
+/** A span entry (§5.8 table): attributes with span-attribute typing, children / links unordered. */
+export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
+  Shapes.named({
+    keys: {
+      attributes: Shapes.typed(Shapes.named()),
+      attributes_absent: Shapes.equivalent((exp, act) => keysOf(exp).every((k) => !Object.hasOwn(act as object, k))),
+      attributes_present: Shapes.equivalent((exp, act) => keysOf(exp).every((k) => Object.hasOwn(act as object, k))),
+      links: Shapes.list("unordered", Shapes.named()),
+      children: Shapes.list("unordered", span),
+    },
+  }),
+);
+
+/** `span_tree` / a trace's forest: complete and unordered. */
+export const SPAN_FOREST: Shape = Shapes.list("unordered", SPAN_ENTRY);
