@@ -3,11 +3,14 @@
  * fixture prose that uses them), as claim tables: each reads the real spans the call exported
  * through the §6.3 capture, or the real `getInvocationMetadata()` reads its nodes made.
  */
+import type { ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
 import { MetadataReads, type MetadataRead } from "../../harness/observability/metadata.ts";
+import { LogCapture } from "../../harness/observability/capture.ts";
+import { logRecordView, type LogRecordView } from "../../harness/observability/logs.ts";
 import { capturedSpans, INVOCATION_SPAN, mainTraceId, parentId, statusName, traceId } from "../../harness/observability/spans.ts";
 import { show } from "../../harness/suspension/claims.ts";
 
@@ -305,3 +308,67 @@ const orderClaims: ClaimRow<readonly MetadataRead[]>[] = [
   },
 ];
 registerClaims(HOME, (obs) => reads(obs), orderClaims);
+
+/** What a log claim reads: the call's log records and its spans. */
+interface LogView {
+  readonly logs: readonly LogRecordView[];
+  readonly records: readonly ReadableLogRecord[];
+  readonly spans: SpanView;
+}
+
+function logView(obs: Observation, ctx: CheckContext): LogView | null {
+  const spans = spanView(obs, ctx);
+  if (spans === null) return null;
+  const records = obs.get(LogCapture, ctx.locate(ctx.self.path));
+  return { logs: records.map(logRecordView), records, spans };
+}
+
+const hr = (t: readonly [number, number]) => t[0] * 1e9 + t[1];
+
+const logClaims: ClaimRow<LogView>[] = [
+  {
+    name: "all_logs_same_trace_id",
+    section: "observability 010",
+    summary: "every log record carries the invocation's trace id",
+    check: (v) => {
+      const ids = new Set(v.logs.map((l) => l.trace_id));
+      const main = v.spans.main[0] ? traceId(v.spans.main[0]) : undefined;
+      return v.logs.length > 0 && ids.size === 1 && ids.has(main) ? null : `trace ids ${show([...ids])}, the invocation's ${show(main)}`;
+    },
+  },
+  {
+    name: "log_span_ids_match_active_span_at_emission",
+    section: "observability 010",
+    summary: "each record's span id is a span that was open when the record was emitted",
+    check: (v) => {
+      for (const r of v.records) {
+        const s = v.spans.all.find((x) => x.spanContext().spanId === r.spanContext?.spanId);
+        if (!s) return `record ${show(r.body)} names span ${show(r.spanContext?.spanId)}, not an exported span`;
+        const t = hr(r.hrTime);
+        if (t < hr(s.startTime) || t > hr(s.endTime)) return `record ${show(r.body)} was emitted outside span ${s.name}`;
+      }
+      return v.records.length > 0 ? null : "no log record";
+    },
+  },
+  {
+    name: "all_logs_carry_correlation_id",
+    section: "observability 010",
+    summary: "every log record carries this correlation id",
+    schema: { type: "string", minLength: 1 },
+    check: (v, want: string) => {
+      const bad = v.logs.filter((l) => l.attributes["openarmature.correlation_id"] !== want);
+      return v.logs.length > 0 && bad.length === 0 ? null : `records ${show(bad.map((l) => [l.body, l.attributes["openarmature.correlation_id"]]))}`;
+    },
+  },
+  {
+    name: "log_trace_ids_differ_when_detached",
+    section: "observability 010",
+    summary: "records inside a detached subgraph carry the detached trace id, others the parent's",
+    check: (v) => {
+      const ids = new Set(v.logs.map((l) => l.trace_id));
+      const detached = [...v.spans.detached.keys()];
+      return ids.size >= 2 && detached.some((d) => ids.has(d)) ? null : `trace ids ${show([...ids])}`;
+    },
+  },
+];
+registerClaims(HOME, logView, logClaims);

@@ -11,7 +11,8 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@o
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { Facet } from "../../src/conformance/observation.ts";
 import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../../src/graph/index.ts";
-import { OTelObserver } from "../../src/observability/index.ts";
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
+import { CorrelatedLogger, OTelObserver } from "../../src/observability/index.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
 
 /** What one call exported. */
@@ -22,6 +23,9 @@ export interface CapturedSpans {
 }
 export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)");
 
+/** The log records one call emitted through the case's OTel Logs pipeline. */
+export const LogCapture = new Facet<readonly ReadableLogRecord[]>("OTel log records (§6.3 capture)");
+
 /** The case's capture: observer options the directives set, then the observer itself. */
 export class OtelCaptureState implements InvocationHooks {
   used = false;
@@ -29,7 +33,17 @@ export class OtelCaptureState implements InvocationHooks {
   readonly detachedFanOuts = new Set<string>();
   readonly exporter = new InMemorySpanExporter();
   readonly errors: string[] = [];
+  readonly logExporter = new InMemoryLogRecordExporter();
   #observer: OTelObserver | undefined;
+  #logger: CorrelatedLogger | undefined;
+
+  /** The case's §7 logger: records go to the in-memory log exporter, correlated with the observer's spans. */
+  get logger(): CorrelatedLogger {
+    return (this.#logger ??= new CorrelatedLogger(
+      new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: this.logExporter })] }).getLogger("openarmature-conformance"),
+      this.observer,
+    ));
+  }
 
   get observer(): OTelObserver {
     return (this.#observer ??= new OTelObserver({
@@ -70,11 +84,13 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
   hooks.invocationHooks.push(state);
   hooks.beforeCall.push(() => {
     state.exporter.reset();
+    state.logExporter.reset();
     state.errors.length = 0;
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
     call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors] });
+    call.observation.set(LogCapture, [...state.logExporter.getFinishedLogRecords()]);
   });
   return state;
 }

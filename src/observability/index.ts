@@ -18,3 +18,4 @@ export {
 export { truncatePayload, truncationMarker, DEFAULT_PAYLOAD_BYTE_CAP } from "./truncation.ts";
 export { setInvocationMetadata, getInvocationMetadata, validateMetadata } from "../graph/index.ts";
 export type { AttributeValue, InvocationMetadata } from "../graph/index.ts";
+export { CorrelatedLogger, correlationAttributes, SEVERITY } from "./log-correlation.ts";

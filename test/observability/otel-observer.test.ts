@@ -123,3 +123,23 @@ describe("observability: payload truncation (§5.5.5)", () => {
     expect(truncatePayload("short", 64)).to.equal("short");
   });
 });
+
+describe("observability: log correlation (§7)", () => {
+  it("gives a record emitted in a node the node span's context and the correlation attributes", async () => {
+    const { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } = await import("@opentelemetry/sdk-logs");
+    const { CorrelatedLogger } = await import("../../src/observability/index.ts");
+    const { exporter, otel } = setup();
+    const logs = new InMemoryLogRecordExporter();
+    const log = new CorrelatedLogger(new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: logs })] }).getLogger("t"), otel);
+    const g2 = new GraphBuilder(S).addNode("n", () => (log.info("hello", { k: 1 }), {})).setEntry("n").compile({ name: "g2" });
+    await g2.invoke({}, { hooks: otel, correlationId: "c-1", metadata: { tenantId: "t" } });
+    const [rec] = logs.getFinishedLogRecords();
+    const [n] = byName(exporter.getFinishedSpans(), "n");
+    expect(rec!.spanContext?.spanId).to.equal(n!.spanContext().spanId);
+    expect(rec!.attributes).to.deep.equal({ "openarmature.correlation_id": "c-1", "openarmature.user.tenantId": "t", k: 1 });
+    expect(rec!.severityText).to.equal("INFO");
+    // Outside an invocation: no correlation, no span.
+    log.info("outside");
+    expect(logs.getFinishedLogRecords()[1]!.attributes).to.deep.equal({});
+  });
+});

@@ -1,0 +1,96 @@
+import { directiveTester, linear } from "./tester.ts";
+
+const tree = (aStatus = "OK", extra = "") => `span_tree:
+  - name: openarmature.invocation
+    status: OK
+    attributes: {openarmature.graph.entry_node: a, openarmature.correlation_id: "<uuid>"}
+    children:
+      - {name: a, status: ${aStatus}, attributes: {openarmature.node.step: 0, openarmature.node.namespace: [a]}${extra}}
+      - {name: b, status: OK}
+      - {name: c, status: OK, attributes_absent: [openarmature.error.category]}`;
+
+directiveTester("span_tree", {
+  template: (b) => linear(b),
+  capability: "observability",
+  valid: [tree(), `${tree()}\ninvariants:\n  correlation_id_consistency: true`],
+  invalid: [
+    { code: tree("ERROR"), message: "status" },
+    // span-attribute typing: a double is not the int step.
+    { code: tree().replace("openarmature.node.step: 0", "openarmature.node.step: 0.5"), message: "openarmature.node.step" },
+    // children are complete: a missing node span fails.
+    { code: tree().replace("      - {name: b, status: OK}\n", ""), message: "expected.span_tree" },
+    { code: tree().replace("attributes_absent: [openarmature.error.category]", "attributes_absent: [openarmature.node.name]"), message: "attributes_absent" },
+  ],
+});
+
+const detached = (n: number) => `
+subgraphs:
+  side:
+    state: {fields: {x: {type: int, default: 0}}}
+    entry: step
+    nodes: {step: {update_pure: {x: 1}}}
+    edges: [{from: step, to: END}]
+state: {fields: {ran: {type: bool, default: false}}}
+entry: dispatch
+nodes:
+  dispatch: {subgraph: side}
+  after: {update: {ran: true}}
+edges:
+  - {from: dispatch, to: after}
+  - {from: after, to: END}
+initial_state: {}
+detached_subgraphs: [side]
+expected:
+  detached_trace_count: ${n}
+  traces:
+    - trace_id: "<trace_id_p>"
+      span_tree:
+        - name: openarmature.invocation
+          children:
+            - {name: dispatch, links: [{target_trace_id: "<trace_id_d>"}], children: []}
+            - {name: after}
+    - trace_id: "<trace_id_d>"
+      span_tree:
+        - name: openarmature.invocation
+          children:
+            - {name: side, children: [{name: step}]}
+  invariants:
+    distinct_trace_ids: true
+    dispatch_span_link_count: 1
+    detached_invocation_id_equals_parent: true
+`;
+
+directiveTester("traces", {
+  template: (b) => b,
+  capability: "observability",
+  valid: [detached(1)],
+  invalid: [
+    { code: detached(2), message: "expected.detached_trace_count" },
+    { code: detached(1).replace("dispatch_span_link_count: 1", "dispatch_span_link_count: 2"), message: "carries 1 links" },
+    { code: detached(1).replace("detached_subgraphs: [side]", ""), message: "expected.traces" },
+  ],
+});
+
+const metadata = (order: "augment-first" | "capture-first", claim: string) => `
+state: {fields: {captured: {type: dict, default: {}}}}
+entry: n
+nodes:
+  n:
+${order === "augment-first" ? "    augment_metadata: {marker: set}\n    capture_invocation_metadata_into: captured" : "    capture_invocation_metadata_into: captured\n    augment_metadata: {marker: set}"}
+edges: [{from: n, to: END}]
+initial_state: {}
+caller_metadata: {tenantId: T1}
+expected:
+  invariants:
+    ${claim}: true
+`;
+
+directiveTester("capture_after_augment_sees_write", {
+  template: (b) => b,
+  capability: "observability",
+  valid: [metadata("augment-first", "capture_after_augment_sees_write"), metadata("capture-first", "capture_before_augment_misses_write"), metadata("augment-first", "read_returns_immutable_mapping")],
+  invalid: [
+    { code: metadata("capture-first", "capture_after_augment_sees_write"), message: "capture_after_augment_sees_write" },
+    { code: metadata("augment-first", "capture_before_augment_misses_write"), message: "capture_before_augment_misses_write" },
+  ],
+});
