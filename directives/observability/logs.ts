@@ -6,12 +6,13 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { LogCapture, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
 import { logRecordView } from "../../harness/observability/logs.ts";
+import { ABSENT } from "../../harness/observability/spans.ts";
 
 /**
  * `emits_log: {message, level}` (observability §7, fixture 010): the node emits one log record
  * through the case's OTel Logs pipeline with the library's `CorrelatedLogger`.
  */
-@directive({ name: "emits_log", at: "node", home: "observability", summary: "node emits a log record (§7 correlation)" })
+@directive({ name: "emits_log", at: "node", home: "general", summary: "node emits a log record (§7 correlation)" })
 export class EmitsLog {
   readonly schema: JsonSchema = {
     type: "object",
@@ -28,7 +29,7 @@ export class EmitsLog {
 /**
  * `log_records: [<entry>, ...]` (conformance-adapter §5.5): an existence list over the records the
  * call emitted; each entry matches by the fields it names — `body`, `level` (severity text),
- * `event_name`, `attributes` (subset), `trace_id` / `span_id` (the record's OTel trace context; an
+ * `event_name`, `attributes` (subset), `attributes_absent` (none of the keys present), `trace_id` / `span_id` (the record's OTel trace context; an
  * all-zero id counts as absent). The 0.109 fixtures write the trace context inside `attributes`;
  * the record view carries it there too (read from the context, never from an attribute).
  */
@@ -39,7 +40,15 @@ export class LogRecords {
     type: "array",
     items: {
       type: "object",
-      properties: { body: {}, level: { type: "string" }, event_name: { type: "string" }, attributes: { type: "object" }, trace_id: { type: "string" }, span_id: { type: "string" } },
+      properties: {
+        body: {},
+        level: { type: "string" },
+        event_name: { type: "string" },
+        attributes: { type: "object" },
+        attributes_absent: { type: "array", items: { type: "string" } },
+        trace_id: { type: "string" },
+        span_id: { type: "string" },
+      },
       additionalProperties: false,
     },
   };
@@ -48,6 +57,6 @@ export class LogRecords {
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const records = obs.get(LogCapture, ctx.locate(ctx.self.path)).map(logRecordView);
-    ctx.match(value, records, Shapes.list("existence", Shapes.named({ keys: { attributes: Shapes.typed(Shapes.named()) } })));
+    ctx.match(value, records, Shapes.list("existence", Shapes.named({ keys: { attributes: Shapes.typed(Shapes.named()), attributes_absent: ABSENT } })));
   }
 }

@@ -20,6 +20,8 @@ export interface CapturedSpans {
   readonly spans: readonly ReadableSpan[];
   /** Errors the observer reported while the call ran (each fails a span assertion). */
   readonly errors: readonly string[];
+  /** The node events the engine handed the observer (what it could read them from). */
+  readonly nodeEvents: readonly NodeEvent[];
 }
 export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)");
 
@@ -33,6 +35,7 @@ export class OtelCaptureState implements InvocationHooks {
   readonly detachedFanOuts = new Set<string>();
   readonly exporter = new InMemorySpanExporter();
   readonly errors: string[] = [];
+  readonly nodeEvents: NodeEvent[] = [];
   readonly logExporter = new InMemoryLogRecordExporter();
   #observer: OTelObserver | undefined;
   #logger: CorrelatedLogger | undefined;
@@ -60,6 +63,7 @@ export class OtelCaptureState implements InvocationHooks {
     this.observer.onInvocationEnd(i, e);
   }
   onNodeEvent(e: NodeEvent): void {
+    this.nodeEvents.push(e);
     this.observer.onNodeEvent(e);
   }
   onChildRunStart(r: ChildRunInfo): void {
@@ -86,10 +90,11 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
     state.exporter.reset();
     state.logExporter.reset();
     state.errors.length = 0;
+    state.nodeEvents.length = 0;
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
-    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors] });
+    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents] });
     call.observation.set(LogCapture, [...state.logExporter.getFinishedLogRecords()]);
   });
   return state;

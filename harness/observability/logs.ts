@@ -12,6 +12,8 @@ export interface LogRecordView {
   readonly trace_id?: string;
   readonly span_id?: string;
   readonly attributes: Readonly<Record<string, unknown>>;
+  /** The record's own attributes (what `attributes_absent` reads). */
+  readonly attributes_absent: Readonly<Record<string, unknown>>;
 }
 
 export function logRecordView(r: ReadableLogRecord): LogRecordView {
@@ -24,5 +26,6 @@ export function logRecordView(r: ReadableLogRecord): LogRecordView {
   if (sc && sc.spanId !== INVALID_SPAN) ctx["span_id"] = sc.spanId;
   Object.assign(out, ctx);
   out["attributes"] = { ...r.attributes, ...ctx };
+  out["attributes_absent"] = { ...r.attributes };
   return out as unknown as LogRecordView;
 }

@@ -91,12 +91,15 @@ export function forest(spans: readonly ReadableSpan[]): SpanRecord[] {
 
 const keysOf = (v: unknown): readonly string[] => (Array.isArray(v) ? (v as string[]) : []);
 
+/** `attributes_absent: [<key>, ...]`: none of the keys is present (matched against the attribute map). */
+export const ABSENT: Shape = Shapes.equivalent((exp, act) => keysOf(exp).every((k) => !Object.hasOwn(act as object, k)));
+
 /** A span entry (§5.8 table): attributes with span-attribute typing, children / links unordered. */
 export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
   Shapes.named({
     keys: {
       attributes: Shapes.typed(Shapes.named()),
-      attributes_absent: Shapes.equivalent((exp, act) => keysOf(exp).every((k) => !Object.hasOwn(act as object, k))),
+      attributes_absent: ABSENT,
       attributes_present: Shapes.equivalent((exp, act) => keysOf(exp).every((k) => Object.hasOwn(act as object, k))),
       links: Shapes.list("unordered", Shapes.named()),
       children: Shapes.list("unordered", span),

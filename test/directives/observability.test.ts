@@ -94,3 +94,38 @@ directiveTester("capture_after_augment_sees_write", {
     { code: metadata("augment-first", "capture_before_augment_misses_write"), message: "capture_before_augment_misses_write" },
   ],
 });
+
+const logged = (block: string) => `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes:
+  a:
+    update_pure: {x: 1}
+    emits_log: {message: "node a executing", level: INFO}
+edges: [{from: a, to: END}]
+initial_state: {}
+caller_correlation_id: corr-1
+expected:
+${block}
+`;
+
+directiveTester("log_records", {
+  template: (b) => logged(b),
+  capability: "observability",
+  valid: [
+    `  span_tree:
+    - name: openarmature.invocation
+      children: [{name: a}]
+  log_records:
+    - {body: "node a executing", level: INFO, trace_id: "<trace_id_m>", attributes: {openarmature.correlation_id: corr-1}, attributes_absent: [openarmature.session_id]}
+  invariants:
+    log_span_ids_match_active_span_at_emission: true
+    all_logs_carry_correlation_id: corr-1`,
+  ],
+  invalid: [
+    { code: `  log_records:\n    - {body: "node b executing"}`, message: "expected.log_records" },
+    { code: `  log_records:\n    - {body: "node a executing", level: ERROR}`, message: "expected.log_records" },
+    { code: `  log_records:\n    - {body: "node a executing", attributes_absent: [openarmature.correlation_id]}`, message: "expected.log_records" },
+    { code: `  span_tree: [{name: openarmature.invocation}]\n  invariants:\n    all_logs_carry_correlation_id: other`, message: "all_logs_carry_correlation_id" },
+  ],
+});
