@@ -11,6 +11,7 @@
  * |---|---|---|---|
  * | `memory` | `withCheckpointer(compiled, new InMemoryCheckpointer())` | `compile({ checkpointer: new MemorySaver() })` | a `Map` set of `{ state, completedNodes }` per step |
  * | `sqlite` | `withCheckpointer(compiled, new SqliteCheckpointer(file, { synchronous: "full" }))` | `compile({ checkpointer: new SqliteSaver(db) })` | a prepared `better-sqlite3` upsert of `JSON.stringify(state)` per step |
+ * | `postgres` | `withCheckpointer(compiled, new PostgresCheckpointer(pool))` | `compile({ checkpointer: new PostgresSaver(pool) })` | a parameterized upsert of `JSON.stringify(state)` per step (`checkpoint-postgres.ts`) |
  *
  * LangGraph runs with `durability: "sync"`, a fresh `thread_id` per invocation and
  * `recursionLimit: n + 10`. SQLite: WAL + `synchronous = FULL` for all three, checked before timing
@@ -41,10 +42,11 @@ import {
   type FloorStore,
 } from "./checkpoint-common.ts";
 import { floorAppend, floorMerge } from "./floor.ts";
+import { floorPostgresStore, langgraphPostgres, oursPostgres } from "./checkpoint-postgres.ts";
 import { LG_END, LG_START, looseStateGraph } from "./langgraph.ts";
 import type { RunContext, Workload } from "./types.ts";
 
-export type LoopBackend = "memory" | "sqlite";
+export type LoopBackend = "memory" | "sqlite" | "postgres";
 
 /** Iterations (= node executions = saves) of the one invocation a unit runs. */
 export function loopIterations(backend: LoopBackend, { quick }: RunContext): number {
@@ -107,6 +109,19 @@ export function oursCpLoop(backend: LoopBackend, ctx: RunContext): Workload {
     .setEntry("tick")
     .compile({ name: "checkpoint-loop" });
 
+  if (backend === "postgres") {
+    const pg = oursPostgres(scenarioName(backend));
+    const runner = withCheckpointer(graph, pg.cp);
+    let ready: Promise<void> | undefined;
+    const unit = async (n: number): Promise<LoopUnitResult> => {
+      await (ready ??= pg.ready()); // first (untimed warm-up) call
+      const saves0 = pg.cp.saves;
+      const r = await runner.invoke({ limit: n });
+      const rec = await pg.cp.load(r.invocationId);
+      return unitResult(r.state, pg.cp.saves - saves0, rec?.state as Partial<LoopState> | undefined, rec?.completedPositions.length ?? -1);
+    };
+    return { run: () => unit(loopIterations(backend, ctx)), warmup: () => unit(loopWarmupIterations(backend, ctx)), dispose: () => void pg.dispose() };
+  }
   const db = backend === "sqlite" ? tempDb("ours") : undefined;
   const cp: (CountingInMemory | CountingSqlite) & Checkpointer =
     backend === "memory" ? new CountingInMemory() : new CountingSqlite(db!.file, { synchronous: CP_SQLITE_SYNCHRONOUS });
@@ -150,13 +165,16 @@ export function langgraphCpLoop(backend: LoopBackend, ctx: RunContext): Workload
     limit: Annotation<number>({ reducer: (_prior, next) => next, default: () => 0 }),
     history: Annotation<readonly number[]>({ reducer: (prior, next) => prior.concat(next), default: () => [] }),
   });
-  const { saver, dispose } = langgraphSaver(backend, scenarioName(backend));
+  const pg = backend === "postgres" ? langgraphPostgres(scenarioName(backend)) : undefined;
+  const { saver, dispose } = pg !== undefined ? { saver: pg.saver, dispose: () => void pg.dispose() } : langgraphSaver(backend as "memory" | "sqlite", scenarioName(backend));
+  let ready: Promise<void> | undefined;
   const graph = looseStateGraph<LoopState, typeof A.spec>(A)
     .addNode("tick", async (s) => tick(s))
     .addEdge(LG_START, "tick")
     .addConditionalEdges("tick", (s) => (again(s) ? "tick" : LG_END))
     .compile({ checkpointer: saver });
   const unit = async (n: number): Promise<LoopUnitResult> => {
+    if (pg !== undefined) await (ready ??= pg.ready()); // first (untimed warm-up) call
     const saves0 = saver.nodeSaves;
     const thread_id = `bench-loop-${lgThreads++}`;
     const final = await graph.invoke({ limit: n }, { recursionLimit: n + 10, durability: "sync", configurable: { thread_id } });
@@ -185,12 +203,19 @@ export function floorCpLoop(backend: LoopBackend, ctx: RunContext): Workload {
   const db = backend === "sqlite" ? tempDb("floor") : undefined;
   let store: FloorStore<LoopState>;
   try {
-    store = backend === "memory" ? floorMemoryStore<LoopState>() : floorSqliteStore<LoopState>(db!.file, scenarioName(backend));
+    store =
+      backend === "memory"
+        ? floorMemoryStore<LoopState>()
+        : backend === "postgres"
+          ? floorPostgresStore<LoopState>(scenarioName(backend))
+          : floorSqliteStore<LoopState>(db!.file, scenarioName(backend));
   } catch (e) {
     db?.remove();
     throw e;
   }
+  let ready: Promise<void> | undefined;
   const unit = async (n: number): Promise<LoopUnitResult> => {
+    if ("ready" in store && typeof store.ready === "function") await (ready ??= (store.ready as () => Promise<void>)());
     const id = `floor-loop-${floorIds++}`;
     let s: LoopState = { count: 0, limit: n, history: [] };
     let saves = 0;

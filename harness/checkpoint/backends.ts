@@ -6,12 +6,13 @@
  * |---|---|
  * | `in_memory` | `InMemoryCheckpointer` |
  * | `sqlite` | `SqliteCheckpointer` on a fresh database file in a temp directory ({@link SqliteFile}) |
+ * | `postgres` | `PostgresCheckpointer` on fresh tables of the server of `harness/postgres-server.ts` (`OA_PG_URL`) |
  * | `{kind: in_memory_batched, fan_out_internal_save_batching: {flush_every: N}}` | `BatchingCheckpointer` (§10.11.4) over `InMemoryCheckpointer`, flushing every N fan-out internal saves |
  *
  * Any other name is `harness_primitive_missing`.
  *
  * **Backend override (explicit).** With the environment variable {@link BACKEND_OVERRIDE_ENV}
- * set to `in_memory` or `sqlite`, every named backend's base store is that one instead (a batched
+ * set to `in_memory`, `sqlite` or `postgres`, every named backend's base store is that one instead (a batched
  * backend keeps its batching over the chosen store). Unset — the default — each fixture runs
  * against the backend it names. `test/checkpoint/fixtures-both-backends.test.ts` uses it to run
  * every checkpoint fixture against both stores and compare the results.
@@ -19,12 +20,14 @@
 import { HarnessPrimitiveMissing, type FixtureLocation } from "../../src/conformance/errors.ts";
 import { BatchingCheckpointer, InMemoryCheckpointer, type Checkpointer, type CheckpointRecord } from "../../src/checkpoint/index.ts";
 import { SqliteFile } from "./sqlite-file.ts";
+import { PostgresCheckpointer } from "../../src/postgres/index.ts";
+import { freshTable, sharedPool } from "../postgres-server.ts";
 
 /** The environment variable selecting the base store of every named backend (`in_memory` | `sqlite`). */
 export const BACKEND_OVERRIDE_ENV = "OA_CHECKPOINT_BACKEND";
 
 /** The base stores this adapter provides. */
-export const BASE_BACKENDS = ["in_memory", "sqlite"] as const;
+export const BASE_BACKENDS = ["in_memory", "sqlite", "postgres"] as const;
 export type BaseBackend = (typeof BASE_BACKENDS)[number];
 
 /** A parsed `checkpointer:` value. */
@@ -70,6 +73,7 @@ export function parseBackend(value: CheckpointerValue, where: FixtureLocation): 
   switch (kind) {
     case "in_memory":
     case "sqlite":
+    case "postgres":
       if (batching !== undefined) missing(`backend '${kind}' takes no fan_out_internal_save_batching (use kind: in_memory_batched)`);
       return { base: kind, written: kind };
     case "in_memory_batched":
@@ -104,6 +108,9 @@ export interface OpenedBackend {
   close(): void;
 }
 
+/** How many Postgres checkpointers this process opened (tests check the override took effect). */
+export const openedPostgres = { count: 0 };
+
 /** Open `spec` (with `base` overriding its store, when given). */
 export function openBackend(spec: BackendSpec, base: BaseBackend = spec.base): OpenedBackend {
   let store: Checkpointer;
@@ -112,6 +119,9 @@ export function openBackend(spec: BackendSpec, base: BaseBackend = spec.base): O
     const file = SqliteFile.open();
     store = file.checkpointer;
     close = () => file.close();
+  } else if (base === "postgres") {
+    store = new PostgresCheckpointer(sharedPool(), { table: freshTable("conf_cp") });
+    openedPostgres.count++;
   } else store = new InMemoryCheckpointer();
   const batching = spec.batching !== undefined ? new BatchingCheckpointer(store, { flushEvery: spec.batching.flushEvery }) : undefined;
   return {

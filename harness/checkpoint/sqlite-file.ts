@@ -1,8 +1,9 @@
 /**
  * The SQLite backend of a conformance case: the library's `SqliteCheckpointer` on a fresh database
  * file in its own temp directory (WAL, `synchronous = FULL` — the durable configuration), so the
- * fixture exercises real SQL storage and record serialization, not an in-process copy. The file is
- * removed when the case's next backend opens, or at process exit at the latest.
+ * fixture exercises real SQL storage and record serialization, not an in-process copy. A case may
+ * hold two (its checkpoint store and its paused-record store); files are removed once
+ * {@link KEPT_OPEN} newer ones are open (a later case's), or at process exit at the latest.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,9 @@ import { join } from "node:path";
 import { SqliteCheckpointer } from "../../src/checkpoint/index.ts";
 
 const open = new Set<SqliteFile>();
+
+/** How many of the most recently opened files stay open (a case's stores are among them). */
+const KEPT_OPEN = 3;
 let exitHook = false;
 
 export class SqliteFile {
@@ -26,7 +30,7 @@ export class SqliteFile {
 
   /** A fresh database file (closing files of earlier cases first). */
   static open(): SqliteFile {
-    for (const f of [...open]) f.close();
+    for (const f of [...open].slice(0, Math.max(0, open.size - KEPT_OPEN))) f.close();
     if (!exitHook) {
       exitHook = true;
       process.once("exit", () => {

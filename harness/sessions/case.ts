@@ -5,7 +5,8 @@
  * case- or invocation-level `session_id` — and the persistence runner (`harness/suspension/case.ts`)
  * calls the real `withSessions(graph, …).invoke(initial, { sessionId })` for every call.
  *
- * The store is the library's `InMemorySessionStore` (§6.2: it counts its calls). Around each call
+ * The store is the library's `InMemorySessionStore` (§6.2: it counts its calls), or — with
+ * `OA_SESSION_BACKEND` — the SQLite or Postgres store (`backends.ts`), which count theirs alike. Around each call
  * the harness zeroes the counters, snapshots the store, and records what the store saw and holds
  * afterwards, plus the library's own report (loaded session state, saved session, migrations), as
  * the {@link SessionCallFacet}. Migration mocks record every application (a raising one included)
@@ -25,6 +26,7 @@ import {
   type SessionStoreStats,
 } from "../../src/sessions/index.ts";
 import { MigrationsRun } from "../checkpoint/facets.ts";
+import { openSessionStore, type CountingSessionStore } from "./backends.ts";
 import { KeyError } from "../checkpoint/migration-mocks.ts";
 import type { CallContext } from "../graph/extensions.ts";
 import { perCall } from "../pipeline/facets.ts";
@@ -62,7 +64,7 @@ export class SessionCaseState {
   migrations: DeclaredSessionMigration[] = [];
   casePlan: InvocationPlan | undefined;
 
-  #store: InMemorySessionStore | undefined;
+  #store: CountingSessionStore | undefined;
   #bound: SessionBoundGraph<StateRecord, unknown, StateRecord> | undefined;
   #graph: CompiledGraph | undefined;
   #current: CallContext | undefined;
@@ -79,7 +81,7 @@ export class SessionCaseState {
   }
 
   /** The registered store (after set-up), if any. */
-  get registeredStore(): InMemorySessionStore | undefined {
+  get registeredStore(): CountingSessionStore | undefined {
     return this.#store;
   }
 
@@ -90,7 +92,7 @@ export class SessionCaseState {
       if (this.store.name !== "in_memory") {
         throw new HarnessPrimitiveMissing(`session_store: ${this.store.name}`, `this adapter provides the in_memory SessionStore only`, this.#where(this.store.path));
       }
-      this.#store = new InMemorySessionStore();
+      this.#store = openSessionStore(this.#where(this.store.path));
     }
     if (this.seeded !== undefined) {
       if (this.#store === undefined) throw new FixtureSchemaInvalid("'seeded_session' needs a 'session_store' to hold it", this.#where(this.seeded.path));

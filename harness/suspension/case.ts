@@ -26,7 +26,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { CompiledGraph, InvocationHooks, InvocationResult, InvokeOptions, NodeEvent, StateRecord } from "../../src/graph/index.ts";
 import { withSuspension, type SuspendableGraph, type SuspendedOutcome } from "../../src/suspension/index.ts";
 import { toDescriptorDocument } from "../../src/internal.ts";
-import { openBackend, type OpenedBackend } from "../checkpoint/backends.ts";
+import { backendOverride, openBackend, type OpenedBackend } from "../checkpoint/backends.ts";
 import { CheckpointCase, RESUME_INVOCATION } from "../checkpoint/case.ts";
 import { perCall } from "../pipeline/facets.ts";
 import { GraphCaseHooksSlot, type CallContext, type CallRunner, type GraphCaseHooks } from "../graph/extensions.ts";
@@ -94,8 +94,13 @@ export class PersistenceCaseState {
     this.#inner = hooks.runner;
     hooks.runner = (c) => this.#run(c);
     const backend = this.#slot!(CheckpointCase).backend;
+    // OA_CHECKPOINT_BACKEND (backends.ts) picks the paused-record store's backend too.
+    const override = backendOverride(this.#locate!([]));
     if (backend !== undefined) {
-      this.#pausedBackend = openBackend({ base: backend.spec.base, written: backend.spec.written });
+      this.#pausedBackend = openBackend({ base: backend.spec.base, written: backend.spec.written }, override ?? backend.spec.base);
+      this.#checkpointer = this.#pausedBackend.checkpointer;
+    } else if (override !== undefined) {
+      this.#pausedBackend = openBackend({ base: override, written: override });
       this.#checkpointer = this.#pausedBackend.checkpointer;
     } else this.#checkpointer = new InMemoryCheckpointer();
     const sc = this.#sessions;

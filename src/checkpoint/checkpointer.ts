@@ -153,3 +153,58 @@ export function checkLimit(limit: unknown): number | undefined {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 0) throw new RangeError("limit must be a non-negative integer");
   return limit;
 }
+
+/** @internal A `list()` row of the SQL backends (the record table's summary columns). */
+export interface SummaryRow {
+  invocation_id: string;
+  correlation_id: string;
+  graph_name: string | null;
+  schema_version: string;
+  last_saved_at: number;
+  completed_node_count: number;
+  resumed_from: string | null;
+  fan_out_in_flight: number | boolean;
+}
+
+/** @internal The summary columns a SQL backend's `list()` selects. */
+export const SUMMARY_COLUMNS =
+  "invocation_id, correlation_id, graph_name, schema_version, last_saved_at, completed_node_count, resumed_from, fan_out_in_flight";
+
+/** @internal The summary of a {@link SummaryRow}. */
+export function summaryOfRow(r: SummaryRow): CheckpointSummary {
+  return Object.freeze({
+    invocationId: r.invocation_id,
+    correlationId: r.correlation_id,
+    lastSavedAt: r.last_saved_at,
+    completedNodeCount: r.completed_node_count,
+    schemaVersion: r.schema_version,
+    ...(r.graph_name !== null ? { graphName: r.graph_name } : {}),
+    ...(r.resumed_from !== null ? { resumedFrom: r.resumed_from } : {}),
+    fanOutInFlight: r.fan_out_in_flight !== 0 && r.fan_out_in_flight !== false,
+  });
+}
+
+/**
+ * @internal The `list()` query of a SQL backend over `table`: the filter's conditions (with
+ * `placeholder(n)` for the n-th parameter, 1-based), newest first, `limit` applied.
+ */
+export function listQuery(table: string, filter: CheckpointFilter | undefined, placeholder: (n: number) => string): { sql: string; params: unknown[] } {
+  const limit = checkLimit(filter?.limit);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (condition: string, v: unknown): void => {
+    params.push(v);
+    where.push(`${condition} ${placeholder(params.length)}`);
+  };
+  if (filter?.correlationId !== undefined) add("correlation_id =", filter.correlationId);
+  if (filter?.graphName !== undefined) add("graph_name =", filter.graphName);
+  if (filter?.resumedFrom !== undefined) add("resumed_from =", filter.resumedFrom);
+  if (filter?.savedAfter !== undefined) add("last_saved_at >=", ms(filter.savedAfter));
+  if (filter?.savedBefore !== undefined) add("last_saved_at <", ms(filter.savedBefore));
+  const sql =
+    `SELECT ${SUMMARY_COLUMNS} FROM "${table}"` +
+    (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
+    " ORDER BY last_saved_at DESC" +
+    (limit !== undefined ? ` LIMIT ${limit}` : "");
+  return { sql, params };
+}

@@ -1,114 +1,28 @@
 /**
- * @internal The parts of a checkpoint record that grow with a run, as `SqliteCheckpointer` stores
- * them: apart from the record row, each written only when it changed.
- *
- * A record is a full snapshot (§10.2), but between two saves of one run little of it changes: one
- * more completed position, one fan-out instance's progress, and a state that stays the same for
- * the whole of a fan-out (the save point is the fan-out node's dispatch). Rewritten whole on every
- * save, a 1,000-item checkpointed fan-out wrote ~156 MB (~2 saves per item, each carrying the
- * `items` list and all N instances). So:
- *
- * - `<table>_positions` — `completed_positions`, one row per position (appended).
- * - `<table>_parts` — `(invocation_id, part, slot, doc)`: part 0 holds the save point (slot 0 the
- *   `state`, slot 1 the `parent_states`), rewritten only when the recorder moved the save point
- *   (a different state object); part `k >= 1` is one `fan_out_progress` entry — slot -1 its header
- *   (namespace, node, instance count, lineage), slot `i` instance `i` — whose instances are
- *   written only for the slots that changed since the version this process last stored
- *   ({@link instancesOrigin}, O(changes)). Entries are read back in part order.
- *
- * What "last stored" means is remembered per invocation in this process and trusted only while
- * the record row still carries the writer token this process put there: a row written by another
- * checkpointer (another process, or a record this process never saw) gets every part rewritten.
- * Everything here runs inside the caller's transaction, with the record row.
+ * @internal `SqliteCheckpointer`'s tables for the parts of a record that grow with a run:
+ * `<table>_positions` and `<table>_parts`, written as {@link RecordParts} plans (see
+ * `record-parts.ts` for what each holds and when it is written). Everything here runs inside the
+ * caller's transaction, with the record row.
  */
-import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import { messageOf } from "../graph/index.ts";
-import { CheckpointRecordInvalidError } from "./errors.ts";
-import { instancesOrigin } from "./fan-out-progress.ts";
-import {
-  fanOutHeaderToDoc,
-  fromRecordDocument,
-  instanceToDoc,
-  positionToDoc,
-  type CheckpointRecord,
-  type FanOutInstanceProgress,
-  type FanOutProgressEntry,
-  type NodePosition,
-} from "./record.ts";
-import { decodeValue, encodeValue, type RecordEncoding } from "./serialization.ts";
+import { RecordParts, type PartRows, type PartsSink } from "./record-parts.ts";
+import type { CheckpointRecord } from "./record.ts";
+import type { RecordEncoding } from "./serialization.ts";
 
-/** How many invocations' last-stored parts a checkpointer remembers (most recent saves). */
-const STORED_KEPT = 256;
-
-const SAVE_POINT = 0;
-const HEADER_SLOT = -1;
-
-/**
- * One stored fan-out entry: its part number and what it was stored from (held weakly, like the
- * states below: the cache must not keep a finished run's state or instances alive; a collected
- * object just means the next save of that invocation rewrites the part).
- */
-interface StoredEntry {
-  readonly part: number;
-  readonly entry: WeakRef<FanOutProgressEntry>;
-  readonly list: WeakRef<object> | undefined;
-  readonly version: number;
-}
-
-/** What this process last stored for one invocation. */
-interface Stored {
-  readonly writer: string;
-  readonly positions: readonly NodePosition[];
-  readonly state: WeakRef<object>;
-  readonly parentStates: readonly WeakRef<object>[];
-  readonly entries: readonly StoredEntry[];
-  readonly nextPart: number;
-}
-
-/** Are the first `prior.length` entries of `next` the very entries of `prior`? */
-function isPrefix(prior: readonly NodePosition[], next: readonly NodePosition[]): boolean {
-  if (prior.length > next.length) return false;
-  for (let i = 0; i < prior.length; i++) if (prior[i] !== next[i]) return false;
-  return true;
-}
-
-/**
- * Is `next` the very object stored before, and frozen (so it cannot have changed since)? The
- * engine's states and the recorder's records are frozen; a caller's mutable object is rewritten.
- */
-function unchanged(prior: WeakRef<object>, next: object): boolean {
-  return prior.deref() === next && Object.isFrozen(next);
-}
-
-function sameStates(prior: readonly WeakRef<object>[], next: readonly object[]): boolean {
-  return prior.length === next.length && prior.every((x, i) => unchanged(x, next[i]!));
-}
-
-/** The stored parts of one record, as text (what {@link SqliteRecordParts.assemble} decodes). */
-export interface PartRows {
-  readonly positions: readonly string[];
-  readonly parts: readonly { readonly part: number; readonly slot: number; readonly doc: string }[];
-}
+export { assembleRecord, type PartRows } from "./record-parts.ts";
 
 export class SqliteRecordParts {
-  readonly #encoding: RecordEncoding;
-  readonly #writerPrefix = randomUUID();
-  #writes = 0;
-  readonly #stored = new Map<string, Stored>();
+  readonly #plan: RecordParts;
+  readonly #sink: PartsSink;
   readonly #storedWriter: Database.Statement;
-  readonly #insertPosition: Database.Statement;
   readonly #selectPositions: Database.Statement;
   readonly #deletePositions: Database.Statement;
-  readonly #putPart: Database.Statement;
   readonly #selectParts: Database.Statement;
   readonly #deleteParts: Database.Statement;
-  readonly #deleteEntry: Database.Statement;
-  readonly #deleteEntries: Database.Statement;
 
   /** Creates the companion tables of `table` (which must exist, with a `writer` column). */
   constructor(db: Database.Database, table: string, encoding: RecordEncoding) {
-    this.#encoding = encoding;
+    this.#plan = new RecordParts(encoding);
     db.exec(
       `CREATE TABLE IF NOT EXISTS "${table}_positions" (
          invocation_id TEXT NOT NULL,
@@ -125,18 +39,22 @@ export class SqliteRecordParts {
        ) WITHOUT ROWID;`,
     );
     this.#storedWriter = db.prepare(`SELECT writer FROM "${table}" WHERE invocation_id = ? AND parts_apart = 1`).pluck();
-    this.#insertPosition = db.prepare(`INSERT INTO "${table}_positions" (invocation_id, seq, position) VALUES (?, ?, ?)`);
+    const insertPosition = db.prepare(`INSERT INTO "${table}_positions" (invocation_id, seq, position) VALUES (?, ?, ?)`);
     this.#selectPositions = db.prepare(`SELECT position FROM "${table}_positions" WHERE invocation_id = ? AND seq < ? ORDER BY seq`).pluck();
     this.#deletePositions = db.prepare(`DELETE FROM "${table}_positions" WHERE invocation_id = ?`);
-    this.#putPart = db.prepare(`INSERT OR REPLACE INTO "${table}_parts" (invocation_id, part, slot, doc) VALUES (?, ?, ?, ?)`);
+    const putPart = db.prepare(`INSERT OR REPLACE INTO "${table}_parts" (invocation_id, part, slot, doc) VALUES (?, ?, ?, ?)`);
     this.#selectParts = db.prepare(`SELECT part, slot, doc FROM "${table}_parts" WHERE invocation_id = ? ORDER BY part, slot`);
     this.#deleteParts = db.prepare(`DELETE FROM "${table}_parts" WHERE invocation_id = ?`);
-    this.#deleteEntry = db.prepare(`DELETE FROM "${table}_parts" WHERE invocation_id = ? AND part = ?`);
-    this.#deleteEntries = db.prepare(`DELETE FROM "${table}_parts" WHERE invocation_id = ? AND part > 0`);
-  }
-
-  #text(value: unknown, at: string): string {
-    return JSON.stringify(encodeValue(value, this.#encoding, at));
+    const deleteEntry = db.prepare(`DELETE FROM "${table}_parts" WHERE invocation_id = ? AND part = ?`);
+    const deleteEntries = db.prepare(`DELETE FROM "${table}_parts" WHERE invocation_id = ? AND part > 0`);
+    this.#sink = {
+      deletePositions: (id) => void this.#deletePositions.run(id),
+      insertPosition: (id, seq, doc) => void insertPosition.run(id, seq, doc),
+      putPart: (id, part, slot, doc) => void putPart.run(id, part, slot, doc),
+      deleteEntry: (id, part) => void deleteEntry.run(id, part),
+      deleteEntries: (id) => void deleteEntries.run(id),
+      deleteParts: (id) => void this.#deleteParts.run(id),
+    };
   }
 
   /**
@@ -144,87 +62,7 @@ export class SqliteRecordParts {
    * caller's transaction). Returns the writer token the record row must carry.
    */
   write(invocationId: string, record: CheckpointRecord): string {
-    const writer = `${this.#writerPrefix}:${this.#writes++}`;
-    let prior = this.#stored.get(invocationId);
-    this.#stored.delete(invocationId); // re-set below on success; a rollback leaves nothing trusted
-    if (prior !== undefined && this.#storedWriter.get(invocationId) !== prior.writer) prior = undefined;
-    if (prior === undefined) {
-      this.#deletePositions.run(invocationId);
-      this.#deleteParts.run(invocationId);
-    }
-
-    const positions = record.completedPositions;
-    let from = 0;
-    if (prior !== undefined && isPrefix(prior.positions, positions)) from = prior.positions.length;
-    else if (prior !== undefined) this.#deletePositions.run(invocationId);
-    for (let i = from; i < positions.length; i++) {
-      this.#insertPosition.run(invocationId, i, this.#text(positionToDoc(positions[i]!), `record.completed_positions[${i}]`));
-    }
-
-    if (prior === undefined || !unchanged(prior.state, record.state) || !sameStates(prior.parentStates, record.parentStates)) {
-      this.#putPart.run(invocationId, SAVE_POINT, 0, this.#text(record.state, "record.state"));
-      this.#putPart.run(invocationId, SAVE_POINT, 1, this.#text(record.parentStates, "record.parent_states"));
-    }
-
-    const { entries, nextPart } = this.#writeFanOut(invocationId, record.fanOutProgress ?? [], prior);
-    const state = new WeakRef(record.state);
-    const parentStates = record.parentStates.map((p) => new WeakRef(p));
-    this.#stored.set(invocationId, { writer, positions, state, parentStates, entries, nextPart });
-    if (this.#stored.size > STORED_KEPT) this.#stored.delete(this.#stored.keys().next().value!);
-    return writer;
-  }
-
-  #writeFanOut(
-    invocationId: string,
-    progress: readonly FanOutProgressEntry[],
-    prior: Stored | undefined,
-  ): { entries: StoredEntry[]; nextPart: number } {
-    const before = prior?.entries ?? [];
-    let nextPart = prior?.nextPart ?? 1;
-    const out: StoredEntry[] = [];
-    const kept = new Set<StoredEntry>();
-    for (let k = 0; k < progress.length; k++) {
-      const entry = progress[k]!;
-      const origin = instancesOrigin(entry);
-      const trusted = origin !== undefined || (Object.isFrozen(entry) && Object.isFrozen(entry.instances));
-      const same = trusted ? before.find((s) => s.entry.deref() === entry && !kept.has(s)) : undefined;
-      if (same !== undefined) {
-        kept.add(same);
-        out.push(same);
-        continue;
-      }
-      const older = origin && before.find((s) => s.list?.deref() === origin.list && s.version <= origin.version && !kept.has(s));
-      if (older !== undefined && origin !== undefined) {
-        kept.add(older);
-        for (const i of origin.list.changedBetween(older.version, origin.version)) {
-          this.#putInstance(invocationId, older.part, i, origin.list.at(i, origin.version), k);
-        }
-        out.push({ part: older.part, entry: new WeakRef(entry), list: older.list, version: origin.version });
-        continue;
-      }
-      out.push(this.#putEntry(invocationId, nextPart++, entry, k));
-    }
-    for (const s of before) if (!kept.has(s)) this.#deleteEntry.run(invocationId, s.part);
-    // Entries load in part order: when the record's order is not that, renumber them all.
-    if (out.some((s, k) => k > 0 && s.part <= out[k - 1]!.part)) {
-      this.#deleteEntries.run(invocationId);
-      nextPart = 1;
-      return { entries: progress.map((entry, k) => this.#putEntry(invocationId, nextPart++, entry, k)), nextPart };
-    }
-    return { entries: out, nextPart };
-  }
-
-  /** Write a whole entry (header and every instance) as part `part`. */
-  #putEntry(invocationId: string, part: number, entry: FanOutProgressEntry, k: number): StoredEntry {
-    const origin = instancesOrigin(entry);
-    this.#putPart.run(invocationId, part, HEADER_SLOT, this.#text(fanOutHeaderToDoc(entry), `record.fan_out_progress[${k}]`));
-    const instances = entry.instances;
-    for (let i = 0; i < instances.length; i++) this.#putInstance(invocationId, part, i, instances[i]!, k);
-    return { part, entry: new WeakRef(entry), list: origin && new WeakRef(origin.list), version: origin?.version ?? 0 };
-  }
-
-  #putInstance(invocationId: string, part: number, i: number, instance: FanOutInstanceProgress, k: number): void {
-    this.#putPart.run(invocationId, part, i, this.#text(instanceToDoc(instance), `record.fan_out_progress[${k}].instances[${i}]`));
+    return this.#plan.write(invocationId, record, this.#storedWriter.get(invocationId) as string | undefined, this.#sink);
   }
 
   /** The stored parts of `invocationId` (its record row says how many positions it has). */
@@ -237,67 +75,13 @@ export class SqliteRecordParts {
 
   /** Remove every part of `invocationId` (inside the caller's transaction). */
   delete(invocationId: string): void {
-    this.#stored.delete(invocationId);
+    this.#plan.forget(invocationId);
     this.#deletePositions.run(invocationId);
     this.#deleteParts.run(invocationId);
   }
 
   /** Forget what this process stored for `invocationId` (its transaction rolled back). */
   forget(invocationId: string): void {
-    this.#stored.delete(invocationId);
+    this.#plan.forget(invocationId);
   }
-}
-
-/**
- * Rebuild a record from its row's header document and its {@link PartRows}. A missing or torn part
- * is `checkpoint_record_invalid`.
- */
-export function assembleRecord(
-  invocationId: string,
-  header: string,
-  encoding: RecordEncoding,
-  positionCount: number,
-  rows: PartRows,
-): CheckpointRecord {
-  const torn = (what: string): never => {
-    throw new CheckpointRecordInvalidError(`stored record of "${invocationId}" ${what}`);
-  };
-  if (rows.positions.length !== positionCount) torn(`has ${rows.positions.length} of its ${positionCount} completed positions`);
-  let doc: Record<string, unknown>;
-  try {
-    const parse = (text: string): unknown => decodeValue(JSON.parse(text) as unknown, encoding);
-    const head = parse(header);
-    if (typeof head !== "object" || head === null || Array.isArray(head)) torn("has a record row that is not a mapping");
-    doc = { ...(head as Record<string, unknown>), completed_positions: rows.positions.map(parse) };
-    const entries: { header: Record<string, unknown>; instances: unknown[] }[] = [];
-    for (const { part, slot, doc: text } of rows.parts) {
-      if (part === SAVE_POINT) {
-        if (slot === 0) doc["state"] = parse(text);
-        else if (slot === 1) doc["parent_states"] = parse(text);
-        continue;
-      }
-      if (slot === HEADER_SLOT) {
-        const h = parse(text);
-        if (typeof h !== "object" || h === null || Array.isArray(h)) torn(`has a fan-out entry header that is not a mapping`);
-        entries.push({ header: h as Record<string, unknown>, instances: [] });
-        continue;
-      }
-      const e = entries[entries.length - 1];
-      if (e === undefined || slot !== e.instances.length) torn(`has fan-out instance ${slot} out of place`);
-      e!.instances.push(parse(text));
-    }
-    if (!("state" in doc) || !("parent_states" in doc)) torn("is missing its state");
-    if (entries.length > 0) {
-      doc["fan_out_progress"] = entries.map((e) => {
-        if (e.header["instance_count"] !== e.instances.length) {
-          torn(`has ${e.instances.length} of the ${String(e.header["instance_count"])} instances of fan-out "${String(e.header["fan_out_node_name"])}"`);
-        }
-        return { ...e.header, instances: e.instances };
-      });
-    }
-  } catch (cause) {
-    if (cause instanceof CheckpointRecordInvalidError) throw cause;
-    throw new CheckpointRecordInvalidError(`the stored record cannot be decoded (${messageOf(cause)})`, { cause });
-  }
-  return fromRecordDocument(doc);
 }

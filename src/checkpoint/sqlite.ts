@@ -40,7 +40,7 @@
  *   inline, or only the positions apart) still load.
  */
 import Database from "better-sqlite3";
-import { checkInvocationId, checkLimit, type Checkpointer, type CheckpointFilter, type CheckpointSummary } from "./checkpointer.ts";
+import { checkInvocationId, listQuery, summaryOfRow, type Checkpointer, type CheckpointFilter, type CheckpointSummary, type SummaryRow } from "./checkpointer.ts";
 import { configureConnection, fileOf, isUnusableFileError, missingColumn, columnsOf } from "../sqlite/file.ts";
 import { CheckpointRecordInvalidError, CheckpointStoreCorruptError } from "./errors.ts";
 import { recordHeaderToDoc, type CheckpointRecord } from "./record.ts";
@@ -57,17 +57,6 @@ export interface SqliteCheckpointerOptions {
   readonly synchronous?: "full" | "normal";
   /** `PRAGMA busy_timeout` for concurrent writers on one file. Default 5000 ms. */
   readonly busyTimeoutMs?: number;
-}
-
-interface SummaryRow {
-  invocation_id: string;
-  correlation_id: string;
-  graph_name: string | null;
-  schema_version: string;
-  last_saved_at: number;
-  completed_node_count: number;
-  resumed_from: string | null;
-  fan_out_in_flight: number;
 }
 
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -279,39 +268,14 @@ export class SqliteCheckpointer implements Checkpointer {
   }
 
   async list(filter?: CheckpointFilter): Promise<readonly CheckpointSummary[]> {
-    const limit = checkLimit(filter?.limit);
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const ms = (t: number | Date): number => (t instanceof Date ? t.getTime() : t);
-    if (filter?.correlationId !== undefined) (where.push("correlation_id = ?"), params.push(filter.correlationId));
-    if (filter?.graphName !== undefined) (where.push("graph_name = ?"), params.push(filter.graphName));
-    if (filter?.resumedFrom !== undefined) (where.push("resumed_from = ?"), params.push(filter.resumedFrom));
-    if (filter?.savedAfter !== undefined) (where.push("last_saved_at >= ?"), params.push(ms(filter.savedAfter)));
-    if (filter?.savedBefore !== undefined) (where.push("last_saved_at < ?"), params.push(ms(filter.savedBefore)));
-    const sql =
-      `SELECT invocation_id, correlation_id, graph_name, schema_version, last_saved_at, completed_node_count,
-              resumed_from, fan_out_in_flight FROM "${this.table}"` +
-      (where.length ? ` WHERE ${where.join(" AND ")}` : "") +
-      " ORDER BY last_saved_at DESC" +
-      (limit !== undefined ? ` LIMIT ${limit}` : "");
+    const { sql, params } = listQuery(this.table, filter, () => "?");
     let rows: SummaryRow[];
     try {
       rows = this.database.prepare(sql).all(...params) as SummaryRow[];
     } catch (e) {
       throw this.#unusable(e, "listing records");
     }
-    return rows.map((r) =>
-      Object.freeze({
-        invocationId: r.invocation_id,
-        correlationId: r.correlation_id,
-        lastSavedAt: r.last_saved_at,
-        completedNodeCount: r.completed_node_count,
-        schemaVersion: r.schema_version,
-        ...(r.graph_name !== null ? { graphName: r.graph_name } : {}),
-        ...(r.resumed_from !== null ? { resumedFrom: r.resumed_from } : {}),
-        fanOutInFlight: r.fan_out_in_flight !== 0,
-      }),
-    );
+    return rows.map(summaryOfRow);
   }
 
   async delete(invocationId: string): Promise<void> {

@@ -1,7 +1,7 @@
 /**
- * Crash recovery with the SQLite checkpointer (pipeline-utilities §10.3 synchronous saves, §10.4
- * resume, §10.13 durability): a child process runs a graph, is SIGKILLed mid-run, and a new
- * process resumes it from the database file. Every node whose completion had been saved before the
+ * Crash recovery with the SQLite and the Postgres checkpointer (pipeline-utilities §10.3
+ * synchronous saves, §10.4 resume, §10.13 durability): a worker process runs a graph, is SIGKILLed
+ * mid-run, and another worker process resumes it from the database file / the Postgres server. Every node whose completion had been saved before the
  * kill is neither lost nor re-run; only the node in flight at the kill runs again (§10.5).
  */
 import { expect } from "chai";
@@ -9,7 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SqliteCheckpointer, type CheckpointRecord } from "../../src/checkpoint/index.ts";
+import type { CheckpointRecord } from "../../src/checkpoint/index.ts";
+import { freshTable, pgUrl } from "../../harness/postgres-server.ts";
+import { openCheckpointer } from "./fixtures/open-store.ts";
 import { tempDir } from "./helpers.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,13 +52,14 @@ function count(log: string[], line: string): number {
 
 /** Kill a run once `killWhen(log)` holds, then resume it in a fresh process. */
 async function crashAndResume(
+  backend: Backend,
   name: string,
   killWhen: (log: string[]) => boolean,
   extra: string[],
 ): Promise<{ log: string[]; saved: CheckpointRecord; resumed: { outcome: string; state: { trail: string[] }; invocationId: string; correlationId: string } }> {
   const tmp = tempDir();
   try {
-    const db = join(tmp.dir, "checkpoints.db");
+    const db = storeOf(backend, tmp.dir);
     const log = join(tmp.dir, "nodes.log");
     const id = `crash-${name}`;
     const run = start(["run", db, log, id, ...extra]);
@@ -66,9 +69,9 @@ async function crashAndResume(
     expect(run.out()).to.not.contain("completed without a crash");
 
     // What survived the kill, read by this (third) process.
-    const reader = new SqliteCheckpointer(db);
+    const reader = openCheckpointer(db);
     const saved = (await reader.load(id))!;
-    reader.close();
+    await reader.close();
     expect(saved, "a record survived the kill").to.not.equal(undefined);
 
     const res = start(["resume", db, log, id]);
@@ -83,17 +86,27 @@ async function crashAndResume(
 
 type Outcome = Awaited<ReturnType<typeof crashAndResume>>;
 
-describe("checkpoint: crash recovery across processes (SQLite, SIGKILL)", function () {
+type Backend = "SQLite" | "Postgres";
+
+/** The store argument of crash-child.ts: a database file, or a fresh Postgres table. */
+function storeOf(backend: Backend, dir: string): string {
+  if (backend === "SQLite") return join(dir, "checkpoints.db");
+  pgUrl(); // exported to the workers (required under CI)
+  return `pg:${freshTable("crash")}`;
+}
+
+for (const backend of ["SQLite", "Postgres"] as const)
+describe(`checkpoint: crash recovery across processes (${backend}, SIGKILL)`, function () {
   this.timeout(60_000);
   const runs: Record<string, Outcome> = {};
 
   // The three scenarios run their processes in parallel (each on its own temp database).
   before(async () => {
     const [a, b, c] = await Promise.all([
-      crashAndResume("after-third", (l) => l.includes("start s1"), ["s1"]),
-      crashAndResume("mid-subgraph", (l) => l.includes("start s2"), ["s2"]),
+      crashAndResume(backend, "after-third", (l) => l.includes("start s1"), ["s1"]),
+      crashAndResume(backend, "mid-subgraph", (l) => l.includes("start s2"), ["s2"]),
       // Nodes take ~20 ms; the kill lands right after n5 reports done — before, during or after its save.
-      crashAndResume("arbitrary", (l) => l.includes("done n5"), ["", "20"]),
+      crashAndResume(backend, "arbitrary", (l) => l.includes("done n5"), ["", "20"]),
     ]);
     Object.assign(runs, { a, b, c });
   });
@@ -129,7 +142,7 @@ describe("checkpoint: crash recovery across processes (SQLite, SIGKILL)", functi
   it("a resumed run killed in flight: its claim stands (a second resume of the original is checkpoint_already_resumed), and resuming the claimant finishes with no saved node re-run", async () => {
     const tmp = tempDir();
     try {
-      const db = join(tmp.dir, "checkpoints.db");
+      const db = storeOf(backend, tmp.dir);
       const log = join(tmp.dir, "nodes.log");
       const id = "crash-twice";
       const run = start(["run", db, log, id, "s1"]);
@@ -142,12 +155,12 @@ describe("checkpoint: crash recovery across processes (SQLite, SIGKILL)", functi
       resumed.proc.kill("SIGKILL");
       expect((await resumed.exit).signal).to.equal("SIGKILL");
 
-      const reader = new SqliteCheckpointer(db);
+      const reader = openCheckpointer(db);
       const original = (await reader.load(id))!;
       const claimant = original.resumedBy!;
       expect(claimant, "the killed resume had claimed the record").to.be.a("string");
       expect((await reader.load(claimant))!.resumedFrom).to.equal(id);
-      reader.close();
+      await reader.close();
 
       const again = start(["resume", db, log, id]);
       expect((await again.exit).code).to.equal(0);

@@ -37,7 +37,8 @@ describe("harness/checkpoint backends", () => {
   it("the store override is explicit: unset means each fixture's own backend", () => {
     expect(withEnv(undefined, () => backendOverride(where))).to.equal(undefined);
     expect(withEnv("sqlite", () => backendOverride(where))).to.equal("sqlite");
-    expect(() => withEnv("postgres", () => backendOverride(where))).to.throw().with.property("category", "harness_primitive_missing");
+    expect(withEnv("postgres", () => backendOverride(where))).to.equal("postgres");
+    expect(() => withEnv("oracle", () => backendOverride(where))).to.throw().with.property("category", "harness_primitive_missing");
     const b = openBackend(parseBackend({ kind: "in_memory_batched", fan_out_internal_save_batching: { flush_every: 2 } }, where), "sqlite");
     expect(b.batching?.inner).to.be.instanceOf(SqliteCheckpointer);
     b.close();

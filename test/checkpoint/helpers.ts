@@ -16,6 +16,8 @@ import {
 } from "../../src/graph/index.ts";
 import { InMemoryCheckpointer, SqliteCheckpointer, type Checkpointer, type CheckpointFilter, type CheckpointRecord, type CheckpointSummary, type SaveContext } from "../../src/checkpoint/index.ts";
 import { beginFanOutCheckpoint, compareAndSave } from "../../src/internal.ts";
+import { PostgresCheckpointer } from "../../src/postgres/index.ts";
+import { freshTable, sharedPool } from "../../harness/postgres-server.ts";
 
 export type Graph = CompiledGraph<StateRecord, unknown>;
 export type Body = (s: Readonly<StateRecord>, ctx: NodeContext) => unknown;
@@ -55,6 +57,8 @@ export function backends(): Backend[] {
         tmp = undefined;
       },
     },
+    // A real server (harness/postgres-server.ts: OA_PG_URL; required under CI), fresh tables per checkpointer.
+    { name: "PostgresCheckpointer", make: () => new PostgresCheckpointer(sharedPool(), { table: freshTable("cp") }), cleanup: () => {} },
   ];
 }
 

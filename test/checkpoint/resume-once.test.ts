@@ -13,6 +13,9 @@
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
+import { freshTable, pgUrl, sharedPool } from "../../harness/postgres-server.ts";
+import { PostgresCheckpointer } from "../../src/postgres/index.ts";
+import { openCheckpointer } from "./fixtures/open-store.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,6 +89,7 @@ describe("resume once: a record is claimed before its resumed run starts", funct
       open.push(c);
       return c;
     }],
+    ["Postgres", () => new PostgresCheckpointer(sharedPool(), { table: freshTable("ro") })],
     ["a backend without compareAndSave", () => new PlainCheckpointer()],
   ];
 
@@ -192,11 +196,12 @@ describe("resume once: a record is claimed before its resumed run starts", funct
     expect(ran(log, "send")).to.equal(1);
   });
 
+  for (const store of ["SQLite file", "Postgres server"] as const)
   for (const mode of ["checkpoint", "suspension"] as const) {
-    it(`${mode}: 4 processes resume one record on one SQLite file at once: exactly one runs, 3 get the categorized error`, async () => {
-      const db = join(tmp.dir, "race.db");
+    it(`${mode}: 4 processes resume one record on one ${store} at once: exactly one runs, 3 get the categorized error`, async () => {
+      const db = store === "SQLite file" ? join(tmp.dir, "race.db") : (pgUrl(), `pg:${freshTable("race")}`);
       let id: string;
-      const cp = new SqliteCheckpointer(db, { table: mode === "checkpoint" ? "openarmature_checkpoints" : "paused" });
+      const cp = openCheckpointer(db, mode === "checkpoint" ? "openarmature_checkpoints" : "paused");
       try {
         if (mode === "checkpoint") {
           id = (await rejected(withCheckpointer(failingGraph(log, () => true), cp).invoke({}))).invocationId!;
@@ -205,7 +210,7 @@ describe("resume once: a record is claimed before its resumed run starts", funct
           id = paused.invocationId;
         }
       } finally {
-        cp.close();
+        await cp.close();
       }
       const startAt = Date.now() + 4000;
       const outs = await Promise.all(

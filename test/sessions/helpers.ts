@@ -2,6 +2,8 @@ import { expect } from "chai";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PostgresSessionStore } from "../../src/postgres/index.ts";
+import { freshTable, sharedPool } from "../../harness/postgres-server.ts";
 import {
   InMemorySessionStore,
   SqliteSessionStore,
@@ -52,6 +54,8 @@ export function storeKinds(): StoreKind[] {
         tmp = undefined;
       },
     },
+    // A real server (harness/postgres-server.ts: OA_PG_URL; required under CI), a fresh table per store.
+    { name: "PostgresSessionStore", make: () => new PostgresSessionStore(sharedPool(), { table: freshTable("ss") }), cleanup: () => {} },
   ];
 }
 

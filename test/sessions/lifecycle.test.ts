@@ -17,6 +17,7 @@ import {
   saveSession,
   SessionWriteConflictError,
   withSessions,
+  type SessionStore,
 } from "../../src/sessions/index.ts";
 import { forEachStore, rejection } from "./helpers.ts";
 
@@ -440,9 +441,24 @@ forEachStore("sessions §8 concurrency", (kind) => {
 
   it("§8.2 optimistic: a save racing a concurrent writer raises session_write_conflict (with the committed result)", async () => {
     const store = kind.make();
+    // The race: the slow invocation has loaded (version 0) before the fast one runs. A network store
+    // answers concurrent calls in no fixed order, so wait for that load rather than assume it.
+    let loaded!: () => void;
+    const slowLoaded = new Promise<void>((r) => (loaded = r));
+    const watched: SessionStore = {
+      load: async (id) => {
+        const r = await store.load(id);
+        loaded();
+        return r;
+      },
+      save: (id, r, o) => store.save(id, r, o),
+      delete: (id) => store.delete(id),
+      list: (f) => store.list(f),
+    };
     const { graph, release } = gated();
-    const g = withSessions(graph, { store, projection: "full", concurrency: "optimistic" });
+    const g = withSessions(graph, { store: watched, projection: "full", concurrency: "optimistic" });
     const slow = g.invoke({ who: "slow" }, { sessionId: "c" });
+    await slowLoaded;
     const fast = await g.invoke({ who: "fast" }, { sessionId: "c" });
     expect(fast.savedSession!.version).to.equal(1);
     release();
