@@ -10,6 +10,7 @@
  * | `none` | `compiled.invoke()` | `compile()`, `invoke()` | plain loop |
  * | `memory` | `withCheckpointer(compiled, new InMemoryCheckpointer())` | `compile({ checkpointer: new MemorySaver() })` | a `Map` upsert per node |
  * | `sqlite` | `withCheckpointer(compiled, new SqliteCheckpointer(file, { synchronous: "full" }))` | `compile({ checkpointer: new SqliteSaver(db) })` | a `better-sqlite3` upsert per node |
+ * | `postgres` | `withCheckpointer(compiled, new PostgresCheckpointer(pool))` | `compile({ checkpointer: new PostgresSaver(pool) })` | a parameterized upsert per node (`checkpoint-postgres.ts`; one server, tables created in the first, untimed, warm-up call) |
  *
  * LangGraph runs with `durability: "sync"` (each checkpoint written before the next superstep —
  * what ours always does; LangGraph's default `"async"` overlaps the write with the next step) and a
@@ -30,6 +31,7 @@
  * `checkpoint-common.ts` (shared with the long loop of `checkpoint-loop.ts`).
  */
 import { Annotation } from "@langchain/langgraph";
+import { CountingPostgres, floorPostgresStore, langgraphPostgres, oursPostgres } from "./checkpoint-postgres.ts";
 import { withCheckpointer, type Checkpointer } from "../../src/checkpoint/index.ts";
 import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
 import {
@@ -54,7 +56,7 @@ export { CP_SQLITE_SYNCHRONOUS, tmpdirFilesystem } from "./checkpoint-common.ts"
 export const CP_NODES = 50;
 export const CP_INVOCATIONS_PER_UNIT = 2;
 
-export type CheckpointBackend = "none" | "memory" | "sqlite";
+export type CheckpointBackend = "none" | "memory" | "sqlite" | "postgres";
 
 export interface CpState {
   readonly count: number;
@@ -111,8 +113,10 @@ export function oursCpChain(backend: CheckpointBackend): Workload {
   }
 
   const db = backend === "sqlite" ? tempDb("ours") : undefined;
-  const cp: (CountingInMemory | CountingSqlite) & Checkpointer =
-    backend === "memory" ? new CountingInMemory() : new CountingSqlite(db!.file, { synchronous: CP_SQLITE_SYNCHRONOUS });
+  const pg = backend === "postgres" ? oursPostgres("checkpoint-postgres") : undefined;
+  let ready: Promise<void> | undefined;
+  const cp: (CountingInMemory | CountingSqlite | CountingPostgres) & Checkpointer =
+    pg !== undefined ? pg.cp : backend === "memory" ? new CountingInMemory() : new CountingSqlite(db!.file, { synchronous: CP_SQLITE_SYNCHRONOUS });
   if (cp instanceof CountingSqlite) {
     try {
       checkDurability("ours", cp.database);
@@ -125,6 +129,7 @@ export function oursCpChain(backend: CheckpointBackend): Workload {
   const runner = withCheckpointer(graph, cp);
   return {
     run: async () => {
+      if (pg !== undefined) await (ready ??= pg.ready()); // the first (untimed warm-up) call creates the tables
       const saves0 = cp.saves;
       let total = 0;
       let final: CpState | undefined;
@@ -148,6 +153,7 @@ export function oursCpChain(backend: CheckpointBackend): Workload {
     },
     dispose: () => {
       if (cp instanceof CountingSqlite) cp.close();
+      void pg?.dispose();
       db?.remove();
     },
   };
@@ -183,10 +189,13 @@ export function langgraphCpChain(backend: CheckpointBackend): Workload {
     };
   }
 
-  const { saver, dispose } = langgraphSaver(backend);
+  const pg = backend === "postgres" ? langgraphPostgres("checkpoint-postgres") : undefined;
+  const { saver, dispose } = pg !== undefined ? { saver: pg.saver, dispose: () => void pg.dispose() } : langgraphSaver(backend as "memory" | "sqlite");
+  let ready: Promise<void> | undefined;
   const graph = g.compile({ checkpointer: saver });
   return {
     run: async () => {
+      if (pg !== undefined) await (ready ??= pg.ready()); // the first (untimed warm-up) call runs setup()
       const saves0 = saver.nodeSaves;
       let total = 0;
       let final: CpState | undefined;
@@ -218,17 +227,26 @@ export function langgraphCpChain(backend: CheckpointBackend): Workload {
 let floorIds = 0;
 
 export function floorCpChain(backend: CheckpointBackend): Workload {
+  let ready: Promise<void> | undefined;
   const nodes = NAMES.map((n) => [n, async (s: CpState) => update(n, s)] as const);
   const db = backend === "sqlite" ? tempDb("floor") : undefined;
   let store: FloorStore<CpState> | undefined;
   try {
-    store = backend === "none" ? undefined : backend === "memory" ? floorMemoryStore<CpState>() : floorSqliteStore<CpState>(db!.file);
+    store =
+      backend === "none"
+        ? undefined
+        : backend === "memory"
+          ? floorMemoryStore<CpState>()
+          : backend === "postgres"
+            ? floorPostgresStore<CpState>("checkpoint-postgres")
+            : floorSqliteStore<CpState>(db!.file);
   } catch (e) {
     db?.remove();
     throw e;
   }
   return {
     run: async () => {
+      if (store !== undefined && "ready" in store && typeof store.ready === "function") await (ready ??= (store.ready as () => Promise<void>)());
       let total = 0;
       let final: CpState | undefined;
       let saves = 0;
