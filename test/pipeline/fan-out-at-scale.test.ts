@@ -29,46 +29,28 @@ function setup(flight: InFlight) {
   );
 }
 
+// Behaviour at scale only (bounded concurrency, order, complete fan-in and event stream). Time and its
+// growth with the item count are measured in bench/ (fan-out-1k / fan-out-10k rows), never asserted here.
 describe("pipeline/performance: 10,000-item fan-out at concurrency 16", () => {
   const items = Array.from({ length: N }, (_, i) => i);
 
-  it("runs lean without observers: bounded, ordered, linear fan-in", async () => {
+  it("without observers: bounded concurrency, ordered and complete fan-in", async () => {
     const flight = new InFlight();
     const g = setup(flight);
-    const t0 = performance.now();
     const r = await g.invoke({ items });
-    const ms = performance.now() - t0;
     expect(flight.max).to.equal(16);
     expect(r.state["processed"]).to.equal(N);
     const results = r.state["results"] as number[];
     expect(results).to.have.length(N);
     for (let i = 0; i < N; i++) if (results[i] !== i + 1) expect.fail(`slot ${i} holds ${results[i]}`);
-    expect(ms, `took ${ms.toFixed(0)} ms`).to.be.below(3000);
   });
 
-  it("stays lean with an observer recording every event", async () => {
+  it("with an observer: every event recorded", async () => {
     const flight = new InFlight();
     const g = setup(flight);
     const obs = recorder();
-    const t0 = performance.now();
     await g.invoke({ items }, { observers: [obs] });
     await drain();
-    const ms = performance.now() - t0;
     expect(obs.events).to.have.length(2 + 2 * N);
-    expect(ms, `took ${ms.toFixed(0)} ms`).to.be.below(5000);
-  });
-
-  it("scales linearly: twice the items takes well under four times as long", async () => {
-    const time = async (n: number): Promise<number> => {
-      const g = setup(new InFlight());
-      const xs = items.slice(0, n);
-      await g.invoke({ items: xs.slice(0, 100) }); // warm up
-      const t0 = performance.now();
-      await g.invoke({ items: xs });
-      return performance.now() - t0;
-    };
-    const small = await time(N / 2);
-    const large = await time(N);
-    expect(large / small, `${small.toFixed(0)} ms vs ${large.toFixed(0)} ms`).to.be.below(3.5);
   });
 });
