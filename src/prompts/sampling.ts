@@ -4,17 +4,10 @@
  * to `provider.complete(..., { config })` as it is (§12 RuntimeConfig wiring).
  */
 
-export interface SamplingConfig {
-  readonly temperature?: number | null;
-  readonly max_tokens?: number | null;
-  readonly top_p?: number | null;
-  readonly seed?: number | null;
-  readonly frequency_penalty?: number | null;
-  readonly presence_penalty?: number | null;
-  readonly stop_sequences?: ReadonlyArray<string> | null;
-  /** Vendor-specific fields, passed through to the wire untouched. */
-  readonly extras?: { readonly [key: string]: unknown } | null;
-}
+import { DECLARED_CONFIG_FIELDS, type RuntimeConfig } from "../llm/config.ts";
+
+/** The llm-provider §6 `RuntimeConfig` itself: a prompt's sampling is a call's config. */
+export type SamplingConfig = RuntimeConfig;
 
 export interface TokenBudget {
   /** Ceiling on the call's input (prompt) tokens. */
@@ -23,15 +16,7 @@ export interface TokenBudget {
   readonly total_max_tokens?: number;
 }
 
-export const SAMPLING_FIELDS = [
-  "temperature",
-  "max_tokens",
-  "top_p",
-  "seed",
-  "frequency_penalty",
-  "presence_penalty",
-  "stop_sequences",
-] as const;
+export const SAMPLING_FIELDS = DECLARED_CONFIG_FIELDS;
 
 const NUMBER_FIELDS = new Set<string>(["temperature", "top_p", "frequency_penalty", "presence_penalty"]);
 const INTEGER_FIELDS = new Set<string>(["max_tokens", "seed"]);
