@@ -25,6 +25,7 @@ import {
   type TypeNode,
 } from "./type-strings.ts";
 import { compileValidator, type Validator } from "./validation.ts";
+import { editDistance } from "./edit-distance.ts";
 
 /** A resolved field of a {@link StateSchema} (or of a record type). */
 export interface FieldDefinition {
@@ -95,20 +96,6 @@ export interface StateSpec extends StateSchemaOptions {
 
 const EMPTY_ISSUES: readonly ValidationIssue[] = Object.freeze([]);
 
-/** Edit distance counting a swap of two adjacent letters as one edit (for the "did you mean" hint). */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      row[j] = d;
-    }
-    rows.push(row);
-  }
-  return rows[a.length]![b.length]!;
-}
 
 /** The issue message for undeclared field `name`, naming the closest declared field when one is near. */
 function undeclaredMessage(name: string, declared: readonly string[]): string {
