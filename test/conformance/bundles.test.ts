@@ -1,0 +1,31 @@
+import { expect } from "chai";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadBundle, missingOptionalPeer } from "../../src/conformance/bundles.ts";
+
+const notFound = (pkg: string): Error => Object.assign(new Error(`Cannot find package '${pkg}' imported from /x/capture.js`), { code: "ERR_MODULE_NOT_FOUND" });
+
+describe("conformance/bundles: optional peer dependencies", () => {
+  it("names a missing optional peer (the OTel SDK) so its bundle file is skipped, not fatal", () => {
+    expect(missingOptionalPeer(notFound("@opentelemetry/sdk-trace-base"))).to.equal("@opentelemetry/sdk-trace-base");
+  });
+
+  it("any other failed import is not a missing optional peer", () => {
+    expect(missingOptionalPeer(notFound("left-pad"))).to.equal(undefined);
+    expect(missingOptionalPeer(new Error("Cannot find package '@opentelemetry/sdk-trace-base'"))).to.equal(undefined);
+    expect(missingOptionalPeer(Object.assign(new SyntaxError("bad"), { code: "ERR_MODULE_NOT_FOUND" }))).to.equal(undefined);
+  });
+
+  it("a bundle file importing a missing package that is not an optional peer still fails the load", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "oa-bundle-"));
+    writeFileSync(join(dir, "broken.mjs"), 'import "oa-no-such-package-xyz";\n');
+    let err: unknown;
+    try {
+      await loadBundle(dir);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as { code?: string } | undefined)?.code).to.equal("ERR_MODULE_NOT_FOUND");
+  });
+});
