@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -18,13 +18,14 @@ import { InMemoryCheckpointer, SqliteCheckpointer, type Checkpointer, type Check
 import { beginFanOutCheckpoint, compareAndSave } from "../../src/internal.ts";
 import { PostgresCheckpointer } from "../../src/postgres/index.ts";
 import { freshTable, sharedPool } from "../../harness/postgres-server.ts";
+import { tempDir as exitCleanedTempDir } from "../support/temp-dir.ts";
 
 export type Graph = CompiledGraph<StateRecord, unknown>;
 export type Body = (s: Readonly<StateRecord>, ctx: NodeContext) => unknown;
 
 /** A temp directory under os.tmpdir(), removed by `cleanup()`. */
 export function tempDir(): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "oa-checkpoint-"));
+  const dir = exitCleanedTempDir("oa-checkpoint-");
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

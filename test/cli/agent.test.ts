@@ -6,13 +6,13 @@
  */
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../support/temp-dir.ts";
 
 const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), "oa-agent-"));
+const dir = tempDir("oa-agent-");
 const script = join(dir, "script.yaml");
 writeFileSync(script, "responses:\n  - type: text\n    content: scripted reply\n");
 

@@ -4,10 +4,10 @@
  */
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../support/temp-dir.ts";
 
 const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURES = "test/cli/fixtures";
@@ -53,7 +53,7 @@ function conform(...args: string[]): Promise<Run> {
   return run;
 }
 
-const TMP = mkdtempSync(join(tmpdir(), "oa-cli-"));
+const TMP = tempDir("oa-cli-");
 writeFileSync(join(TMP, "file"), "");
 const REPORT = join(TMP, "report.json");
 const BAD_COUNTS = ["abc", "-1", "1.5", ""];

@@ -1,8 +1,8 @@
 import { expect } from "chai";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadBundle, missingOptionalPeer } from "../../src/conformance/bundles.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const notFound = (pkg: string): Error => Object.assign(new Error(`Cannot find package '${pkg}' imported from /x/capture.js`), { code: "ERR_MODULE_NOT_FOUND" });
 
@@ -18,7 +18,7 @@ describe("conformance/bundles: optional peer dependencies", () => {
   });
 
   it("a bundle file importing a missing package that is not an optional peer still fails the load", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oa-bundle-"));
+    const dir = tempDir("oa-bundle-");
     writeFileSync(join(dir, "broken.mjs"), 'import "oa-no-such-package-xyz";\n');
     let err: unknown;
     try {

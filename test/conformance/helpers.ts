@@ -1,13 +1,13 @@
 /** Test helpers: build fixtures in a temp root and run them through a private registry. */
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { normalizeFixture, type CaseSpec } from "../../src/conformance/fixture-model.ts";
 import { FixtureSource } from "../../src/conformance/source.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** Write `{ "<capability>/<name>.yaml": text }` under a fresh root; returns the root. */
 export function fixtureRoot(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "oa-spec-"));
+  const root = tempDir("oa-spec-");
   for (const [rel, text] of Object.entries(files)) {
     const [cap, ...rest] = rel.split("/");
     const dir = join(root, cap as string, "conformance", ...rest.slice(0, -1));

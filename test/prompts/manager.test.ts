@@ -1,7 +1,6 @@
 /** PromptManager (§6, §7, §9): label resolution, cache-TTL precedence, fallback, get ≡ render∘fetch. */
 import { expect } from "chai";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   InMemoryPromptBackend,
@@ -15,6 +14,7 @@ import {
   type PromptBackend,
 } from "../../src/prompts/index.ts";
 import { rejection } from "./helpers.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 /** A real backend whose fetches are recorded (label, TTL) before they reach it. */
 class Recorded implements PromptBackend {
@@ -54,7 +54,7 @@ describe("prompts: PromptManager", () => {
   });
 
   it("reads a prompt_labels.json-style resolver file; a missing or malformed one is refused, naming it", () => {
-    const dir = mkdtempSync(join(tmpdir(), "oa-labels-"));
+    const dir = tempDir("oa-labels-");
     const file = join(dir, "prompt_labels.json");
     writeFileSync(file, JSON.stringify({ default: "production", segment_semantic: "staging" }));
     const r = StaticLabelResolver.fromFile(file);

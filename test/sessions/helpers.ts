@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PostgresSessionStore } from "../../src/postgres/index.ts";
@@ -16,6 +16,7 @@ import {
   type SessionStoreStats,
   type SessionSummary,
 } from "../../src/sessions/index.ts";
+import { tempDir as exitCleanedTempDir } from "../support/temp-dir.ts";
 
 /** A store under test that counts calls. */
 export type CountingStore = SessionStore & { stats(): SessionStoreStats; resetStats(): void };
@@ -29,7 +30,7 @@ export interface StoreKind {
 
 /** A temp directory under os.tmpdir(), removed by `cleanup()`. */
 export function tempDir(prefix = "oa-sessions-"): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = exitCleanedTempDir(prefix);
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

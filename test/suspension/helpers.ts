@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { defineState, END, field, GraphBuilder, GraphRuntimeError, isNodeEvent, type NodeEvent, type Observer, type ObserverEvent } from "../../src/graph/index.ts";
 import { suspend } from "../../src/suspension/index.ts";
+import { tempDir as exitCleanedTempDir } from "../support/temp-dir.ts";
 
 /** A recording observer (node events only). */
 export function recorder(): Observer & { events: NodeEvent[] } {
@@ -44,7 +44,7 @@ export function categoryOf(e: unknown): string | undefined {
 
 /** A temp directory, removed by `cleanup()`. */
 export function tempDir(): { dir: string; file(name: string): string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "oa-suspension-"));
+  const dir = exitCleanedTempDir("oa-suspension-");
   return { dir, file: (n) => join(dir, n), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

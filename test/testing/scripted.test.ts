@@ -1,7 +1,6 @@
 /** The scripted provider (ADR-0052 D4, D5): script model, matching, the real request / response paths, records. */
 import { expect } from "chai";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { providers, LlmProviderError, type Message, type StreamEvent, type Tool } from "../../src/llm/index.ts";
 import {
@@ -20,6 +19,7 @@ import {
   scriptedClient,
   type ResponseEntry,
 } from "../../src/testing/index.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const user = (content: string): Message[] => [{ role: "user", content }];
 const weather: Tool = { name: "get_weather", description: "weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
@@ -40,7 +40,7 @@ async function collect(it: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
 
 describe("testing: the Script model (D4)", () => {
   it("builds from a mapping, a list, a Script (deep copy), a YAML path and a JSON path", () => {
-    const dir = mkdtempSync(join(tmpdir(), "oa-script-"));
+    const dir = tempDir("oa-script-");
     writeFileSync(join(dir, "s.yaml"), "mode: positional\nresponses:\n  - type: text\n    content: hi\n");
     writeFileSync(join(dir, "s.json"), JSON.stringify([{ type: "text", content: "j" }]));
     expect(Script.coerce({ responses: [{ type: "text", content: "a" }] }).mode).to.equal("auto");
@@ -246,7 +246,7 @@ describe("testing: the scripted provider through the real OpenAI-compatible path
     }
   });
   it("reads OPENARMATURE_TEST_SCRIPT when no script option is given", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oa-env-"));
+    const dir = tempDir("oa-env-");
     writeFileSync(join(dir, "s.yaml"), "- type: text\n  content: from env\n");
     const saved = process.env.OPENARMATURE_TEST_SCRIPT;
     process.env.OPENARMATURE_TEST_SCRIPT = join(dir, "s.yaml");
@@ -274,7 +274,7 @@ describe("testing: the scripted provider through the real OpenAI-compatible path
     expect(await text(p, "4")).to.equal("z");
   });
   it("helpers: from YAML / JSON, a model client, and scripted() refusing a real provider with TypeError", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "oa-h-"));
+    const dir = tempDir("oa-h-");
     writeFileSync(join(dir, "s.yaml"), "responses:\n  - content: y\n");
     writeFileSync(join(dir, "s.json"), '{"responses":[{"type":"text","content":"j"}]}');
     expect(await text(providerFromYaml(join(dir, "s.yaml")), "x")).to.equal("y");
