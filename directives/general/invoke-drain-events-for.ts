@@ -2,6 +2,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import { isNodeEvent, type NodeEvent } from "../../src/graph/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
+import { timedDrain } from "../../harness/graph/drain-summary.ts";
 
 /**
  * `invoke_drain_events_for: {timeout_seconds, snapshot_observer}` (conformance-adapter §5.1,
@@ -22,12 +23,10 @@ export class InvokeDrainEventsFor {
     const observerName = value.snapshot_observer;
     node.steps.push(async (_state, ctx) => {
       const observer = observerName !== undefined ? env.observer(observerName, [...at, "snapshot_observer"]) : null;
-      const t0 = performance.now();
-      const summary = await ctx.drainEventsFor({ timeoutMs });
-      const elapsedMs = performance.now() - t0;
+      const drained = await timedDrain(timeoutMs, () => ctx.drainEventsFor({ timeoutMs }));
       const call = env.currentCall();
       const snapshot = observer ? (observer.eventsOf(call.index).filter(isNodeEvent) as NodeEvent[]) : [];
-      call.nodeDrains.set(node.name, { summary, elapsedMs, timeoutMs, observer: observerName ?? null, snapshot, invocationId: ctx.invocationId });
+      call.nodeDrains.set(node.name, { ...drained, observer: observerName ?? null, snapshot, invocationId: ctx.invocationId });
     });
   }
 }

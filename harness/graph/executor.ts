@@ -23,6 +23,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import { HarnessObserver, type Delivery } from "../observers.ts";
 import { buildGraph, toStateSpec } from "./build.ts";
 import * as F from "./facets.ts";
+import { timedDrain } from "./drain-summary.ts";
 import { CaseGraph, GraphSpec, subgraphPlanSpec } from "./graph-spec.ts";
 import type { BuildEnv, CallData } from "./node-directive.ts";
 import { CaseObservers, type ObserverDecl } from "./observer-decls.ts";
@@ -256,9 +257,7 @@ class GraphRun {
       const drainReq = plan.input<DrainRequest>(DRAIN);
       if (drainReq !== undefined) {
         const timeoutMs = drainReq.timeoutSeconds === null ? null : drainReq.timeoutSeconds * 1000;
-        const t0 = performance.now();
-        const summary = await drain({ timeoutMs });
-        obs.set(F.DrainResult, { summary, elapsedMs: performance.now() - t0, timeoutMs });
+        obs.set(F.DrainResult, await timedDrain(timeoutMs, () => drain({ timeoutMs })));
       } else if (invocationId !== null) {
         await root.drainEventsFor(invocationId); // read observer state once delivery completed (§8.4)
       }

@@ -3,8 +3,9 @@
  * The graph executor fills them; the general assertions read them.
  */
 import { Facet } from "../../src/conformance/observation.ts";
-import type { CompiledGraph, CompileError, CompileWarning, DrainSummary, NodeEvent, StateRecord } from "../../src/graph/index.ts";
+import type { CompiledGraph, CompileError, CompileWarning, NodeEvent, StateRecord } from "../../src/graph/index.ts";
 import type { Delivery, HarnessObserver } from "../observers.ts";
+import type { TimedDrain } from "./drain-summary.ts";
 
 /** How the call ended (graph-engine §3 outcomes), or that compilation failed before it. */
 export type CallResult =
@@ -24,7 +25,7 @@ export const CallIndex = new Facet<number>("call index");
 /** Every delivery to a declared observer during this call, in the order deliveries began. */
 export const Deliveries = new Facet<readonly Delivery[]>("observer deliveries");
 /** The process-wide drain's summary when the invoke block asked for one (graph-engine §6). */
-export const DrainResult = new Facet<{ readonly summary: DrainSummary; readonly elapsedMs: number; readonly timeoutMs: number | null }>("drain summary");
+export const DrainResult = new Facet<TimedDrain>("drain summary");
 /** Per node: what its invoke_drain_events_for returned and the accumulator snapshot it took. */
 export const NodeDrains = new Facet<ReadonlyMap<string, NodeDrainRecord>>("per-invocation drain records");
 /** The compiled outermost graph (for claims that exercise its public API). */
@@ -32,10 +33,7 @@ export const RootGraph = new Facet<CompiledGraph>("compiled graph");
 /** Where a registration-time error (e.g. an empty phases list) was raised, by observer name. */
 export const RegistrationErrors = new Facet<ReadonlyMap<string, Error>>("observer registration errors");
 
-export interface NodeDrainRecord {
-  readonly summary: DrainSummary;
-  readonly elapsedMs: number;
-  readonly timeoutMs: number | null;
+export interface NodeDrainRecord extends TimedDrain {
   readonly observer: string | null;
   readonly snapshot: readonly NodeEvent[];
   /** Events of the same observer delivered by the end of the call (for snapshot semantics). */
