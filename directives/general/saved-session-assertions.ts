@@ -7,15 +7,14 @@ import { sessionCall } from "../../harness/sessions/reading.ts";
 interface SavedValue {
   state?: Record<string, unknown>;
   schema_version?: string;
-  excludes_fields?: string[];
 }
 
 /**
  * `saved_session_assertions: {state, schema_version?}` (conformance-adapter §5.6): the record the
  * store holds for the call's session once the call returned, whichever save wrote it. `state` is
- * exact over the projection's fields; `schema_version` a single value. Sessions fixture 004 also
- * writes the named claim `excludes_fields: [<field>, ...]` (none of them is in the stored state) —
- * checked too, though an exact `state` already implies it.
+ * exact over the projection's fields; `schema_version` a single value. It takes no other sub-key:
+ * `excludes_fields` (which sessions fixture 004 still writes) is retired by the seed — an exact
+ * `state` already excludes a field — and is `fixture_schema_invalid` saying so, in every directory.
  */
 @directive({ name: "saved_session_assertions", at: ["expected", "invocation"], home: "general", summary: "the session record stored after the call" })
 export class SavedSessionAssertions {
@@ -24,7 +23,8 @@ export class SavedSessionAssertions {
     type: "object",
     minProperties: 1,
     additionalProperties: false,
-    properties: { state: { type: "object" }, schema_version: { type: "string" }, excludes_fields: { type: "array", items: { type: "string" } } },
+    retiredKeys: { excludes_fields: "conformance-adapter 0.120.1 §5.6 retired it (an exact 'state' already excludes every field it does not name); drop it" },
+    properties: { state: { type: "object" }, schema_version: { type: "string" }, excludes_fields: true },
   };
   check(value: SavedValue, obs: Observation, ctx: CheckContext): void {
     const s = sessionCall(obs, ctx);
@@ -36,8 +36,5 @@ export class SavedSessionAssertions {
     }
     if (value.state !== undefined) ctx.match(value.state, rec.state, Shapes.exact(), `${ctx.label}.state`);
     if (value.schema_version !== undefined) ctx.match(value.schema_version, rec.schemaVersion, null, `${ctx.label}.schema_version`);
-    for (const f of value.excludes_fields ?? []) {
-      if (Object.prototype.hasOwnProperty.call(rec.state, f)) ctx.fail(`the stored session state holds excluded field '${f}'`, { path: `${ctx.label}.excludes_fields`, actual: rec.state });
-    }
   }
 }

@@ -8,6 +8,28 @@ import type { Directive } from "./directive.ts";
 import type { FixtureSource, KeyPath } from "./source.ts";
 
 const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true });
+
+/**
+ * `retiredKeys: {<key>: <why>}` in a directive schema: a key an earlier spec defined and the
+ * governing one retired. Present, it is `fixture_schema_invalid` saying why, instead of a bare
+ * "unknown key" — the same answer in every directory (a retired key is never quietly accepted).
+ * A closed schema also lists the key under `properties` (as `true`), so that `additionalProperties`
+ * does not report it first.
+ */
+ajv.addKeyword({
+  keyword: "retiredKeys",
+  type: "object",
+  schemaType: "object",
+  error: {
+    message: (cxt) => `has the retired key '${String((cxt.params as { key?: unknown } | undefined)?.key ?? "?")}'`,
+  },
+  validate: function retired(schema: Record<string, string>, data: Record<string, unknown>): boolean {
+    const key = Object.keys(schema).find((k) => Object.prototype.hasOwnProperty.call(data, k));
+    if (key === undefined) return true;
+    (retired as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: "retiredKeys", params: { key, why: schema[key] } }];
+    return false;
+  },
+});
 const compiled = new WeakMap<object, ValidateFunction>();
 
 export function validateDirectiveValue(d: Directive, value: unknown, path: KeyPath, source: FixtureSource, name: string): void {
@@ -73,6 +95,10 @@ function describe(err: ErrorObject | undefined): string {
       return `is missing required key '${String((err.params as { missingProperty: string }).missingProperty)}'${at}`;
     case "type":
       return `must be ${String((err.params as { type: string }).type)}${at}`;
+    case "retiredKeys": {
+      const p = err.params as { key: string; why: string };
+      return `has the retired key '${p.key}'${at}: ${p.why}`;
+    }
     case "enum":
       return `must be one of ${JSON.stringify((err.params as { allowedValues: unknown[] }).allowedValues)}${at}`;
     default:

@@ -36,14 +36,28 @@ directiveTester("loaded_session_state", {
 directiveTester("saved_session_assertions", {
   capability: "sessions",
   template: (b) => twoCalls("saved_session_assertions: {state: {history: [x]}}", b),
-  valid: ['saved_session_assertions: {state: {history: [x, x]}, schema_version: "", excludes_fields: [scratch]}'],
+  valid: ['saved_session_assertions: {state: {history: [x, x]}, schema_version: ""}'],
   invalid: [
     { code: "saved_session_assertions: {state: {history: [x]}}", message: "saved_session_assertions.state.history" },
     { code: "saved_session_assertions: {state: {history: [x, x], scratch: tmp}}", message: "saved_session_assertions.state" },
     { code: "saved_session_assertions: {schema_version: v2}", message: 'saved_session_assertions.schema_version: expected "v2", got ""' },
-    { code: "saved_session_assertions: {excludes_fields: [history]}", message: "holds excluded field 'history'" },
+    // Retired by the seed (§5.6), in every directory: a clear fixture error, not a silent pass.
+    {
+      code: "saved_session_assertions: {state: {history: [x, x]}, excludes_fields: [scratch]}",
+      category: "fixture_schema_invalid",
+      message: ["has the retired key 'excludes_fields'", "§5.6"],
+    },
   ],
 });
+
+for (const capability of ["graph-engine", "pipeline-utilities", "suspension"]) {
+  directiveTester(`saved_session_assertions excludes_fields under ${capability}`, {
+    capability,
+    template: (b) => twoCalls("saved_session_assertions: {state: {history: [x]}}", b),
+    valid: [],
+    invalid: [{ code: "saved_session_assertions: {state: {history: [x, x]}, excludes_fields: [scratch]}", category: "fixture_schema_invalid", message: "has the retired key 'excludes_fields'" }],
+  });
+}
 
 directiveTester("session_store_load_calls / session_store_save_calls", {
   capability: "sessions",
