@@ -6,6 +6,8 @@ import * as F from "../../harness/graph/facets.ts";
 import { causeChain, classify, describeResult } from "../../harness/graph/reading.ts";
 import { FlakyCalls } from "../../harness/pipeline/facets.ts";
 import { CARRIES_SCHEMA, categorizedLink, checkCarries } from "../../harness/graph/carries.ts";
+import { DeclaredMocks, MockRaises } from "../../harness/graph/mock-raises.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 
 interface ExpectedErrorValue {
   category?: string;
@@ -19,6 +21,14 @@ interface ExpectedErrorValue {
   fan_out_category?: string;
   flaky_call_count?: number;
   carries?: Record<string, unknown>;
+  cause?: { raised_by_mock?: string; exception_type?: string };
+}
+
+/** `cause: {raised_by_mock}` (§5.8); a directory whose note adds `exception_type` widens it with {@link causeSchema}. */
+export function causeSchema(withExceptionType: boolean): Record<string, unknown> {
+  const props: Record<string, unknown> = { raised_by_mock: { type: "string", minLength: 1 } };
+  if (withExceptionType) props["exception_type"] = { type: "string", minLength: 1 };
+  return { type: "object", minProperties: 1, additionalProperties: false, properties: props, ...(withExceptionType ? {} : { required: ["raised_by_mock"] }) };
 }
 
 /**
@@ -27,7 +37,12 @@ interface ExpectedErrorValue {
  * and `message` by the §5.8 category rule, `cause_message` (innermost link), `raised_from`,
  * `recoverable_state` (a state snapshot, exact), the `execution_order` up to the failure, and
  * `raised_at: registration` (raised by compile / registration, before any invoke()), and `carries`
- * (§5.13, general: fields of the error the category rule picks, `harness/graph/carries.ts`). Pipeline
+ * (§5.13, general: fields of the error the category rule picks, `harness/graph/carries.ts`), and
+ * `cause: {raised_by_mock: <mock>}`: the raised error's cause chain (`Error.cause`) links to the very
+ * exception the failure mock under `nodes.<mock>:` raised in this call (by identity; a name that
+ * hosts no mock is `fixture_schema_invalid`). The pipeline-utilities and sessions notes add
+ * `cause: {exception_type}` (the type name of the categorized error's own cause), checked here too
+ * where their schemas admit it. Pipeline
  * fixtures add `branch_name` (the failed branch a parallel-branches carrier names, §11) and
  * `fan_out_category` (the fan-out error category in the cause chain, §9), and `flaky_call_count`
  * (how many times the raising node's `flaky` mock body ran in the call, by its own counter). Some fixtures write the
@@ -51,6 +66,7 @@ export class ExpectedError {
       fan_out_category: { type: "string" },
       flaky_call_count: { type: "integer", minimum: 0 },
       carries: CARRIES_SCHEMA,
+      cause: causeSchema(false),
     },
   };
   check(value: ExpectedErrorValue, obs: Observation, ctx: CheckContext): void {
@@ -85,6 +101,33 @@ export class ExpectedError {
       else ctx.match(value.flaky_call_count, n, null, sub("flaky_call_count"));
     }
     if (value.carries !== undefined) checkCarries(value.carries, categorizedLink(r.error), ctx, sub("carries"));
+    if (value.cause?.raised_by_mock !== undefined) checkRaisedByMock(value.cause.raised_by_mock, r.error, obs, ctx, sub("cause.raised_by_mock"));
+    if (value.cause?.exception_type !== undefined) {
+      const c = categorizedLink(r.error).cause as (Error & { constructor?: { name?: string } }) | undefined | null;
+      const name = c === undefined || c === null ? null : (c.name ?? c.constructor?.name ?? typeof c);
+      ctx.match(value.cause.exception_type, name, null, sub("cause.exception_type"));
+    }
     if (value.execution_order !== undefined) ctx.match(value.execution_order, obs.tryGet(F.ExecutionOrder) ?? e.executionOrder ?? null, null, sub("execution_order"));
+  }
+}
+
+/** `cause: {raised_by_mock: <mock>}`: some cause link of `error` is an exception mock `<mock>` raised in this call. */
+function checkRaisedByMock(mock: string, error: unknown, obs: Observation, ctx: CheckContext, label: string): void {
+  const declared = obs.tryGet(DeclaredMocks) ?? new Set<string>();
+  if (!declared.has(mock)) {
+    const known = [...declared].sort();
+    throw new FixtureSchemaInvalid(
+      `${label}: '${mock}' names no fixture failure mock of this case (a mock is named by the node it sits under; ${known.length > 0 ? `mocks: ${known.join(", ")}` : "the case declares none"})`,
+      ctx.locate([...ctx.self.path, "cause", "raised_by_mock"]),
+    );
+  }
+  const raised = obs.tryGet(MockRaises)?.get(mock) ?? [];
+  if (raised.length === 0) {
+    ctx.fail(`the mock '${mock}' raised nothing in this call, so it cannot be the raised error's cause`, { path: label });
+    return;
+  }
+  const causes = causeChain(error).slice(1).map((l) => l.error);
+  if (!causes.some((c) => raised.includes(c as Error))) {
+    ctx.fail(`the raised error's cause chain (${causeChain(error).map((l) => (l.error as Error).name ?? "?").join(" -> ")}) does not link to the exception mock '${mock}' raised (${raised.length} raised)`, { path: label });
   }
 }

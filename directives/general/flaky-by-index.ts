@@ -2,6 +2,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
 import { FanOutItemFields } from "../../harness/pipeline/item-fields.ts";
 
@@ -33,6 +34,7 @@ export class FlakyByIndex {
   };
 
   contribute(value: FlakyByIndexValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+    declareMock(env, node.name);
     if ("fail_when_idx" in value) {
       const itemField = env.slot(FanOutItemFields).get(env.graphName);
       if (itemField === undefined) {
@@ -40,7 +42,7 @@ export class FlakyByIndex {
       }
       const target = value.fail_when_idx;
       node.steps.push((state) => {
-        if (state[itemField] === target) throw mockFailure({}, `flaky_by_index node '${node.name}' fails the instance whose item is ${target}`);
+        if (state[itemField] === target) throw raisedByMock(env, node.name, mockFailure({}, `flaky_by_index node '${node.name}' fails the instance whose item is ${target}`));
         return successUpdate(value.success_compute, state, env.fieldNames);
       });
       return;
@@ -54,7 +56,7 @@ export class FlakyByIndex {
       const key = `${node.name}:${JSON.stringify(ctx.fanOutIndexChain)}`;
       const n = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, n);
-      if (n <= failures) throw mockFailure({ category, transient: true }, `flaky_by_index node '${node.name}' fails attempt ${n} of instance ${ctx.fanOutIndex ?? "?"}`);
+      if (n <= failures) throw raisedByMock(env, node.name, mockFailure({ category, transient: true }, `flaky_by_index node '${node.name}' fails attempt ${n} of instance ${ctx.fanOutIndex ?? "?"}`));
       return successUpdate(value.success_compute, state, env.fieldNames);
     });
   }

@@ -1,6 +1,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
 
 /**
@@ -24,6 +25,7 @@ export class FlakyInstanceOnly {
   };
 
   contribute(value: { fail_count_per_instance: number; category?: string; success_compute?: Record<string, unknown> }, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
+    declareMock(env, node.name);
     node.steps.push((state, ctx) => {
       const call = env.currentCall() as { instanceRuns?: Map<string, number> };
       const runs = (call.instanceRuns ??= new Map<string, number>());
@@ -31,10 +33,10 @@ export class FlakyInstanceOnly {
       const n = (runs.get(key) ?? 0) + 1;
       runs.set(key, n);
       if (n <= value.fail_count_per_instance) {
-        throw mockFailure(
+        throw raisedByMock(env, node.name, mockFailure(
           { ...(value.category !== undefined ? { category: value.category, transient: true } : {}) },
           `flaky_instance_only node '${node.name}' fails invocation ${n} of instance ${ctx.fanOutIndex ?? "?"}`,
-        );
+        ));
       }
       return successUpdate(value.success_compute, state, env.fieldNames);
     });

@@ -1,6 +1,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { CheckpointCase } from "../../harness/checkpoint/case.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
 import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
@@ -34,6 +35,7 @@ export class FlakyPerIndex {
   };
 
   contribute(value: FlakyPerIndexValue, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
+    declareMock(env, node.name);
     const firstRunOnly = "fail_first_run_indices" in value;
     const indices = new Set(firstRunOnly ? value.fail_first_run_indices : value.always_fail_indices);
     node.steps.push((state, ctx) => {
@@ -43,10 +45,10 @@ export class FlakyPerIndex {
       const index = ctx.fanOutIndex;
       if (index !== undefined && indices.has(index) && (!firstRunOnly || call.index === 0)) {
         env.slot(CheckpointCase).failureMockRaised(ctx.invocationId);
-        throw mockFailure(
+        throw raisedByMock(env, node.name, mockFailure(
           { ...(value.category !== undefined ? { category: value.category } : {}) },
           `flaky_per_index node '${node.name}' fails instance ${index}${firstRunOnly ? " on the first run" : ""}`,
-        );
+        ));
       }
       return successUpdate(value.success_compute, state, env.fieldNames);
     });

@@ -3,6 +3,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { NodeContext } from "../../src/graph/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
 import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
 
@@ -40,6 +41,7 @@ export class FlakyResumeAware {
   };
 
   contribute(value: FlakyResumeAwareValue, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
+    declareMock(env, node.name);
     const attempts = new WeakMap<Observation, Map<string, number>>();
     node.steps.push((state, ctx) => {
       const call = env.currentCall();
@@ -52,7 +54,7 @@ export class FlakyResumeAware {
       mine.set(key, k + 1);
       const failing = call.index === 0 ? value.fail_first_invocation_count : value.fail_resumed_invocation_count;
       if (k < failing) {
-        throw mockFailure({ category: value.category }, `flaky_resume_aware node '${node.name}' fails attempt ${k + 1} of ${call.index === 0 ? "the first" : "a resumed"} invocation`);
+        throw raisedByMock(env, node.name, mockFailure({ category: value.category }, `flaky_resume_aware node '${node.name}' fails attempt ${k + 1} of ${call.index === 0 ? "the first" : "a resumed"} invocation`));
       }
       return successUpdate(value.on_success, state, env.fieldNames);
     });

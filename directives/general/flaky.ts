@@ -3,6 +3,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { NodeContext } from "../../src/graph/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
 import { FAILURE_ENTRY_SCHEMA, FailureMockError, mockFailure, successUpdate, type FailureSpec } from "../../harness/pipeline/failure-mocks.ts";
 
@@ -51,6 +52,7 @@ export class Flaky {
   };
 
   contribute(value: FlakyValue, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
+    declareMock(env, node.name);
     const attempts = new WeakMap<Observation, Map<string, number>>();
     node.steps.push((state, ctx) => {
       const call = env.currentCall();
@@ -63,11 +65,11 @@ export class Flaky {
         const k = mine.get(key) ?? 0;
         mine.set(key, k + 1);
         const entry = value.failure_sequence[k];
-        if (entry !== undefined && entry !== null) throw mockFailure(entry, `flaky node '${node.name}' failed (attempt ${k + 1})`);
+        if (entry !== undefined && entry !== null) throw raisedByMock(env, node.name, mockFailure(entry, `flaky node '${node.name}' failed (attempt ${k + 1})`));
         return successUpdate(value.success_update, state, env.fieldNames);
       }
       if (value.fail_first_invocation_only && call.index === 0) {
-        throw new FailureMockError(`flaky node '${node.name}' fails the first invocation`, undefined);
+        throw raisedByMock(env, node.name, new FailureMockError(`flaky node '${node.name}' fails the first invocation`, undefined));
       }
       return successUpdate(value.on_success, state, env.fieldNames);
     });

@@ -15,7 +15,7 @@ import { TRANSMISSION, turnCase } from "../../harness/turns/case.ts";
 import { configureCallList } from "../../harness/turns/call-list.ts";
 import { CheckpointerDirective } from "../general/checkpointer.ts";
 import { Expected } from "../general/expected.ts";
-import { FixtureNodeError, Raises } from "../general/raises.ts";
+import { Raises, raisesSchema } from "../general/raises.ts";
 import { SessionStoreDirective } from "../general/session-store.ts";
 import { SuspendWithDescriptor, suspendWith, type DescriptorValue } from "../general/suspend-with-descriptor.ts";
 
@@ -71,28 +71,12 @@ export class HarnessCheckpointer extends CheckpointerDirective {
 }
 directive({ name: "checkpointer", at: "case", home: "harness", summary: "in_memory: paused invocations persist in memory" })(HarnessCheckpointer);
 
-/** A categorized error a `raises: {category, message}` node throws (an llm-provider error's stand-in). */
-export class CategorizedFixtureError extends FixtureNodeError {
-  override name = "CategorizedFixtureError";
-  constructor(readonly category: string, message: string) {
-    super(message);
-  }
-}
-
-/** `raises: "<message>"` (general) or `raises: {category, message}` — the node raises an error carrying that category. */
+/** `raises: "<message>"` (general) or `raises: {category, message}` — the node raises an error carrying that category (the general definition implements it). */
 export class CategorizedRaises extends Raises {
-  override readonly schema: JsonSchema = {
-    oneOf: [
-      { type: "string" },
-      { type: "object", required: ["category", "message"], additionalProperties: false, properties: { category: { type: "string", minLength: 1 }, message: { type: "string" } } },
-    ],
-  };
-  override contribute(value: string | { category: string; message: string }, node: NodeAssembly): void {
-    if (typeof value === "string") return super.contribute(value, node);
-    node.steps.push(() => {
-      throw new CategorizedFixtureError(value.category, value.message);
-    });
-  }
+  override readonly schema: JsonSchema = raisesSchema({
+    required: ["category", "message"],
+    properties: { category: { type: "string", minLength: 1 }, message: { type: "string" } },
+  });
 }
 directive({ name: "raises", at: "node", home: "harness", summary: "raise; {category, message} raises a categorized error" })(CategorizedRaises);
 

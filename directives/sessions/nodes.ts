@@ -12,7 +12,7 @@ import type { BuildEnv, NodeAssembly, NodeStep } from "../../harness/graph/node-
 import { perCall } from "../../harness/pipeline/facets.ts";
 import { ExplicitSaves } from "../../harness/sessions/facets.ts";
 import { FanOut } from "../general/fan-out.ts";
-import { FixtureNodeError, Raises } from "../general/raises.ts";
+import { Raises, raisesSchema } from "../general/raises.ts";
 
 const HOME = "sessions";
 
@@ -118,24 +118,8 @@ export class SessionsFanOut extends FanOut {
   }
 }
 
-/** `raises: {category?, message?}` (fixture 006) beside the general string form: the node raises; `node_exception` means an uncategorized error the engine carries. */
+/** `raises: {category?, message?}` (fixture 006) beside the general string form: the node raises; `node_exception` means an uncategorized error the engine carries. The general definition implements it. */
 @directive({ name: "raises", at: "node", home: HOME, summary: "raise an exception (string or {category, message})" })
 export class SessionsRaises extends Raises {
-  override readonly schema: JsonSchema = {
-    oneOf: [
-      { type: "string" },
-      { type: "object", minProperties: 1, additionalProperties: false, properties: { category: { type: "string" }, message: { type: "string" } } },
-    ],
-  };
-  override contribute(value: string | { category?: string; message?: string }, node: NodeAssembly): void {
-    if (typeof value === "string") {
-      super.contribute(value, node);
-      return;
-    }
-    node.steps.push(() => {
-      const e = new FixtureNodeError(value.message ?? `node '${node.name}' raised`);
-      if (value.category !== undefined && value.category !== "node_exception") (e as { category?: string }).category = value.category;
-      throw e;
-    });
-  }
+  override readonly schema: JsonSchema = raisesSchema({ minProperties: 1, properties: { category: { type: "string" }, message: { type: "string" } } });
 }

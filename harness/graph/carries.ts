@@ -40,7 +40,7 @@ export function checkCarries(carries: Readonly<Record<string, unknown>>, err: Re
     const has = camel(field) in err || field in err;
     const got = camel(field) in err ? err[camel(field)] : err[field];
     if (flavor === "present") ctx.match(want, has && got !== null && got !== undefined, null, sub);
-    else if (!has) ctx.fail(`${sub}: the ${err.name} does not expose '${field}'`, { path: sub, expected: want });
+    else if (!has) ctx.fail(`${sub}: the ${err.name} exposes no field '${field}'`, { path: sub, expected: want });
     else if (flavor === "mentions") {
       for (const m of Array.isArray(want) ? want : [want]) {
         if (!String(got).includes(String(m))) ctx.fail(`${sub}: ${JSON.stringify(got)} does not mention ${JSON.stringify(m)}`, { path: sub, expected: m, actual: got });

@@ -191,7 +191,7 @@ const ROWS: ReadonlyArray<SeedRow> = [
   // Document-root keys resolve at the case position (shared by every case).
   d("5.8", "expected_backend_state", "case"),
   d("5.8", "expected_wire_bytes_identical", "document", { waits: "llm-provider" }),
-  d("5.8", "expected_chain_ambiguity_error", ["case"], { home: "pipeline-utilities" }),
+  d("5.8", "expected_chain_ambiguity_error", ["case", "invocation"], { home: "pipeline-utilities" }),
   d("5.8", "expected_failure_isolation_event", "expected", { home: "pipeline-utilities" }),
   d("5.8", "expected_attempt_events", "expected", { home: "pipeline-utilities" }),
   d("5.8", "expected_observer_event", "expected", { home: "pipeline-utilities" }),
@@ -318,6 +318,8 @@ const FORMS: Readonly<Record<string, ReadonlyArray<unknown>>> = {
     { category: "c", raised_at: "registration" },
     { category: "c", carries: { registered_migrations_count: 2, message_mentions: ["a", "b"], detail_present: true } },
   ],
+  expected_chain_ambiguity_error: [{ from_version: "v1", to_version: "v2", raised_at: "registration" }, { from_version: null, to_version: "v3" }, {}],
+  node_completed_event_carries_error: [{ node_name: "ask", error_category: "provider_unavailable" }],
   expected_compile_error: ["no_declared_entry"],
   expected_compile_warning: ["projection_reducer_round_trip", [], ["projection_reducer_round_trip"]],
   descriptor: [{ signal_id: "s", metadata: { a: 1 } }, { signal_id: "s", metadata_includes: { fan_out_index: 0 } }],

@@ -187,7 +187,7 @@ directiveTester("expected_error (pipeline-utilities: transient, carries, cause)"
   invalid: [
     { code: "expected_error: {category: checkpoint_state_migration_failed, transient: true}", message: "resume.expected_error.transient" },
     { code: "expected_error: {carries: {from_version: v0}}", message: "resume.expected_error.carries.from_version" },
-    { code: "expected_error: {carries: {no_such_field: 1}}", message: "does not expose 'no_such_field'" },
+    { code: "expected_error: {carries: {no_such_field: 1}}", message: "exposes no field 'no_such_field'" },
     { code: "expected_error: {cause: {exception_type: TypeError}}", message: "resume.expected_error.cause.exception_type" },
   ],
 });
@@ -290,4 +290,44 @@ directiveTester("latest_record_assertions (case level)", {
   invalid: [
     { code: `${FAILED_AT_B}\n${resumeFirstRun()}\nlatest_record_assertions: {state: {a: true, b: false}}`, message: "latest_record_assertions.state.b" },
   ],
+});
+
+// §5.8 position table: expected_chain_ambiguity_error (pipeline-utilities' note) beside expected:
+// (registration-time duplicate pair, §10.12.1) or inside resume: (two shortest chains, §10.12.2).
+directiveTester("expected_chain_ambiguity_error (beside expected:, at registration)", {
+  capability: PU,
+  template: (b) =>
+    checkpointed(
+      pureAB("v2"),
+      `migrations:\n  - {from_version: v1, to_version: v2, migrate: add_new_field_default}\n  - {from_version: v1, to_version: v2, migrate: identity_passthrough}\n${b}`,
+    ),
+  valid: ["expected_chain_ambiguity_error: {from_version: v1, to_version: v2, raised_at: registration}", "expected_chain_ambiguity_error: {}"],
+  invalid: [
+    { code: "expected_chain_ambiguity_error: {from_version: v0, to_version: v2}", message: 'expected_chain_ambiguity_error.carries.from_version: expected "v0", got "v1"' },
+    { code: "expected_chain_ambiguity_error: {to_version: null}", message: "expected_chain_ambiguity_error.carries.to_version" },
+    { code: "expected_chain_ambiguity_error: {category: x}", category: "fixture_schema_invalid", message: "unknown key 'category'" },
+  ],
+});
+
+directiveTester("expected_chain_ambiguity_error (no ambiguity)", {
+  capability: PU,
+  template: (b) => checkpointed(pureAB("v2"), `migrations:\n  - {from_version: v1, to_version: v2, migrate: add_new_field_default}\n${b}`),
+  valid: [],
+  invalid: [{ code: "expected_chain_ambiguity_error: {}", message: "expected the case to raise checkpoint_state_migration_chain_ambiguous, but it completed" }],
+});
+
+directiveTester("expected_chain_ambiguity_error (inside resume:, two shortest chains)", {
+  capability: PU,
+  template: (b) =>
+    seededResume(
+      {
+        graph: chain(`${V2_FIELDS}\ndone: {type: bool, default: false}`, { n: "{update_pure: {done: true}}" }, "v4"),
+        checkpointer: "in_memory",
+        state: "{x: 7, done: false}",
+        migrate: "identity_passthrough}\n  - {from_version: v2, to_version: v4, migrate: add_new_field_default}\n  - {from_version: v1, to_version: v3, migrate: identity_passthrough}\n  - {from_version: v3, to_version: v4, migrate: add_new_field_default",
+      },
+      b,
+    ),
+  valid: ["expected_chain_ambiguity_error: {from_version: v1, to_version: v4}"],
+  invalid: [{ code: "expected_chain_ambiguity_error: {from_version: v1, to_version: v3}", message: "expected_chain_ambiguity_error.carries.to_version" }],
 });

@@ -88,7 +88,125 @@ directiveTester("expected_error.carries (graph-engine)", {
     { code: "expected_error: {carries: {field: other}}", message: "expected_error.carries.field" },
     { code: "expected_error: {carries: {reducer_name_present: false}}", message: "expected_error.carries.reducer_name_present" },
     { code: "expected_error: {carries: {message_mentions: [append]}}", message: "does not mention" },
-    { code: "expected_error: {carries: {no_such_field: 1}}", message: "does not expose 'no_such_field'" },
+    { code: "expected_error: {carries: {no_such_field: 1}}", message: "exposes no field 'no_such_field'" },
     { code: "expected_error: {carries: {message_mentions: []}}", category: "fixture_schema_invalid", message: "carries" },
   ],
+});
+
+// §5.8 `cause: {raised_by_mock: <mock>}`: the raised error's cause chain links to the very exception
+// the mock under nodes.<mock> raised — at the top level and through every composite kind.
+directiveTester("expected_error.cause.raised_by_mock (top level)", {
+  template: (b) => failing(b),
+  valid: ["expected_error: {category: node_exception, cause: {raised_by_mock: b}}"],
+  invalid: [
+    { code: "expected_error: {cause: {raised_by_mock: a}}", category: "fixture_schema_invalid", message: ["'a' names no fixture failure mock", "mocks: b"] },
+    { code: "expected_error: {cause: {raised_by_mock: b, depth: 1}}", category: "fixture_schema_invalid", message: "unknown key 'depth'" },
+    // The seed defines only raised_by_mock; exception_type is the pipeline / sessions notes' (not graph-engine's).
+    { code: "expected_error: {cause: {exception_type: FixtureNodeError}}", category: "fixture_schema_invalid", message: "cause" },
+  ],
+});
+
+/** Parallel branches ok / bad (bad's node `boom` raises), then node `after` (body `after`). */
+const branches = (after: string, policy = "fail_fast"): string => `
+subgraphs:
+  ok:
+    state: {fields: {o: {type: int, default: 0}}}
+    entry: fine
+    nodes: {fine: {update: {o: 1}}}
+    edges: [{from: fine, to: END}]
+  bad:
+    state: {fields: {x: {type: int, default: 0}}}
+    entry: boom
+    nodes: {boom: {raises: "branch down"}}
+    edges: [{from: boom, to: END}]
+state:
+  fields:
+    o: {type: int, default: 0}
+    errors: {type: list, reducer: append, default: []}
+entry: dispatcher
+nodes:
+  dispatcher:
+    parallel_branches:
+      branches:
+        ok: {subgraph: ok, outputs: {o: o}}
+        bad: {subgraph: bad}
+      error_policy: ${policy}
+${policy === "collect" ? "      errors_field: errors\n" : ""}  after: ${after}
+edges:
+  - {from: dispatcher, to: after}
+  - {from: after, to: END}
+initial_state: {}
+`;
+
+directiveTester("expected_error.cause.raised_by_mock (parallel branches, subgraph)", {
+  capability: "pipeline-utilities",
+  template: (b) => `${branches("{update: {o: 2}}")}\n${b}`,
+  valid: ["expected_error: {raised_from: dispatcher, cause: {raised_by_mock: boom}}"],
+  invalid: [{ code: "expected_error: {cause: {raised_by_mock: fine}}", category: "fixture_schema_invalid", message: "'fine' names no fixture failure mock" }],
+});
+
+directiveTester("expected_error.cause.raised_by_mock (a mock that raised, but not this error's cause)", {
+  capability: "pipeline-utilities",
+  template: (b) => `${branches('{raises: "after failed"}', "collect")}\n${b}`,
+  valid: ["expected_error: {raised_from: after, cause: {raised_by_mock: after}}"],
+  invalid: [{ code: "expected_error: {cause: {raised_by_mock: boom}}", message: ["does not link to the exception mock 'boom' raised", "1 raised"] }],
+});
+
+/** A serial fan-out over [1, 2, 3] of subgraph `scorer`, whose node `score` carries `mock`. */
+const fanOut = (mock: string, b: string): string => `
+subgraphs:
+  scorer:
+    state: {fields: {input: {type: int, default: 0}, out: {type: int, default: 0}}}
+    entry: score
+    nodes:
+      score:
+${indent(mock, 8)}
+    edges: [{from: score, to: END}]
+state:
+  fields:
+    items: {type: list<int>, default: [1, 2, 3]}
+    results: {type: list<int>, reducer: append, default: []}
+entry: process
+nodes:
+  process:
+    fan_out: {subgraph: scorer, items_field: items, item_field: input, collect_field: out, target_field: results, concurrent_mode: serial}
+edges: [{from: process, to: END}]
+initial_state: {}
+${b}
+`;
+
+directiveTester("expected_error.cause.raised_by_mock (fan-out instance, flaky_by_index)", {
+  capability: "pipeline-utilities",
+  template: (b) => fanOut("flaky_by_index: {fail_when_idx: 2, success_compute: {out: input}}", b),
+  valid: ["expected_error: {raised_from: process, cause: {raised_by_mock: score}}"],
+  invalid: [],
+});
+
+directiveTester("expected_error.cause.raised_by_mock (a mock that raised nothing)", {
+  capability: "pipeline-utilities",
+  template: (b) => fanOut("flaky: {failure_sequence: [null], success_update: {out: 1}}\nupdate: {out: 1}", b).replace("initial_state: {}", "initial_state: {}\n").replace("edges: [{from: process, to: END}]", "edges: [{from: process, to: tail}, {from: tail, to: END}]").replace("nodes:\n  process:", 'nodes:\n  tail: {raises: "tail"}\n  process:'),
+  valid: [],
+  invalid: [{ code: "expected_error: {cause: {raised_by_mock: score}}", message: "the mock 'score' raised nothing in this call" }],
+});
+
+// §5.5 node_completed_event_carries_error: the node's one completed event, its error by the §5.8 category rule.
+directiveTester("node_completed_event_carries_error", {
+  template: (b) => failing("", b),
+  valid: ["node_completed_event_carries_error: {node_name: b, error_category: node_exception}"],
+  invalid: [
+    { code: "node_completed_event_carries_error: {node_name: b, error_category: reducer_error}", message: 'expected.node_completed_event_carries_error.error_category: expected "reducer_error", got "node_exception"' },
+    { code: "node_completed_event_carries_error: {node_name: a, error_category: node_exception}", message: "node 'a' completed without an error" },
+    { code: "node_completed_event_carries_error: {node_name: c, error_category: node_exception}", message: "exactly one completed event from node 'c', the call dispatched 0" },
+    { code: "node_completed_event_carries_error: {node_name: b}", category: "fixture_schema_invalid", message: "error_category" },
+  ],
+});
+
+directiveTester("node_completed_event_carries_error (categorized cause inside a subgraph)", {
+  capability: "pipeline-utilities",
+  template: (b) => fanOut("flaky_by_index: {fail_count_per_idx: 1, category: provider_rate_limit, success_compute: {out: input}}", "").replace("items: {type: list<int>, default: [1, 2, 3]}", "items: {type: list<int>, default: [1]}") + `expected:\n  ${b}`,
+  valid: [
+    "node_completed_event_carries_error: {node_name: score, error_category: provider_rate_limit}",
+    "node_completed_event_carries_error: {node_name: process, error_category: provider_rate_limit}",
+  ],
+  invalid: [{ code: "node_completed_event_carries_error: {node_name: score, error_category: node_exception}", message: 'got "provider_rate_limit"' }],
 });

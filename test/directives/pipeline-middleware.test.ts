@@ -507,3 +507,18 @@ directiveTester("retry classifier: category_set", {
     { code: "- {type: retry, classifier: {type: default, categories: [x]}}", category: "fixture_schema_invalid", message: "takes no 'categories'" },
   ],
 });
+
+// §5.8 `cause: {raised_by_mock}` through retry middleware: the exhausted retry surfaces the last
+// attempt's exception (each attempt's flaky failure is a distinct object the mock raised).
+const FAILS_THRICE = `flaky:
+  failure_sequence:
+    - {transient: true, category: provider_unavailable, message: down 1}
+    - {transient: true, category: provider_unavailable, message: down 2}
+    - {transient: true, category: provider_unavailable, message: down 3}`;
+
+directiveTester("expected_error.cause.raised_by_mock (retry middleware)", {
+  capability: P,
+  template: (b) => oneNode(FAILS_THRICE, RETRY, "outcome: errored", b),
+  valid: ["expected_error: {category: provider_unavailable, message: down 3, cause: {raised_by_mock: a}}"],
+  invalid: [{ code: "expected_error: {cause: {raised_by_mock: z}}", category: "fixture_schema_invalid", message: "'z' names no fixture failure mock" }],
+});
