@@ -10,7 +10,7 @@
  */
 
 // graph: type strings, reducer resolution, spec event records, delivery introspection
-export { parseTypeString, typeNodeToString, typeNodeToJsonSchema, isListType, isMappingType } from "./graph/type-strings.ts";
+export { parseTypeString, typeNodeToString, typeNodeToJsonSchema, isListType, isMappingType, collectRecordNames } from "./graph/type-strings.ts";
 export { resolveReducer, reducerNameOf } from "./graph/reducers.ts";
 export { toSpecEvent, type SpecNodeEventRecord } from "./graph/events.ts";
 export { activeWorkerCount } from "./graph/drain.ts";

@@ -9,7 +9,8 @@ import { FanOut } from "../general/fan-out.ts";
 /**
  * `fan_out:` as the pipeline-utilities note refines it (fixtures 052, 056): the general definition,
  * plus the harness directive `abort_after_instance: <n>` — a process-level abort right after
- * instance `n`'s completion save (`harness/checkpoint/process-abort.ts`).
+ * instance `n`'s completion save (`harness/checkpoint/process-abort.ts`). The process dies once per
+ * case: the resumed run (fixture 052's `resume:`) dispatches the remaining instances.
  */
 @directive({ name: "fan_out", at: "node", home: "pipeline-utilities", summary: "parallel fan-out (with the note's abort_after_instance)" })
 export class PipelineFanOut extends FanOut {
@@ -21,7 +22,11 @@ export class PipelineFanOut extends FanOut {
       throw new FixtureSchemaInvalid("'abort_after_instance' must be a non-negative integer (a fan-out instance index)", env.locate([...at, "abort_after_instance"]));
     }
     const made = node.kind!;
-    const abort = (id: string): void => env.slot(CheckpointCase).processAbort(id);
-    node.kind = { ...made, make: (p) => abortAfterInstance(made.make(p), n, abort) };
+    let died = false;
+    const abort = (id: string): void => {
+      died = true;
+      env.slot(CheckpointCase).processAbort(id);
+    };
+    node.kind = { ...made, make: (p) => abortAfterInstance(made.make(p), n, abort, () => !died) };
   }
 }

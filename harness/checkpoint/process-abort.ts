@@ -7,11 +7,13 @@
  * node raise a {@link ProcessAbort} once its dispatch loop unwinds, which the engine surfaces as the
  * node's `node_exception` (the "simulated crash propagates out of the fan-out's dispatch loop").
  * Under `collect` the instances past `n` fail fast with the same abort, so nothing of them runs.
+ * The process dies once: while `armed()` is false (after the abort, e.g. in the resumed run) the
+ * node runs unwrapped.
  */
 import type { NodeExecutionContext, NodeKind, StateRecord, SubgraphRunOptions } from "../../src/graph/index.ts";
 import { ProcessAbort } from "./crash.ts";
 
-export function abortAfterInstance(kind: NodeKind, n: number, onAbort: (invocationId: string) => void): NodeKind {
+export function abortAfterInstance(kind: NodeKind, n: number, onAbort: (invocationId: string) => void, armed: () => boolean = () => true): NodeKind {
   const wrapped: NodeKind = {
     kind: kind.kind,
     ...(kind.emitsEvents !== undefined ? { emitsEvents: kind.emitsEvents } : {}),
@@ -19,6 +21,7 @@ export function abortAfterInstance(kind: NodeKind, n: number, onAbort: (invocati
     ...(kind.validate ? { validate: (c) => kind.validate!(c) } : {}),
     ...(kind.eventFields ? { eventFields: (s) => kind.eventFields!(s) } : {}),
     async run(state, ctx) {
+      if (!armed()) return kind.run(state, ctx);
       let aborted = false;
       const message = `process-level abort after fan-out instance ${n} (abort_after_instance)`;
       const runSubgraph = (graph: Parameters<NodeExecutionContext["runSubgraph"]>[0], input: Readonly<Record<string, unknown>>, opts?: SubgraphRunOptions) => {

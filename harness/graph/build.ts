@@ -16,7 +16,11 @@ import {
   type RouteTarget,
   type StateRecord,
   type StateSpec,
+  type TypeNode,
 } from "../../src/graph/index.ts";
+import { collectRecordNames, parseTypeString } from "../../src/internal.ts";
+import type { FixtureLocation } from "../../src/conformance/errors.ts";
+import { didYouMean, editDistance, nearest } from "../../src/conformance/suggest.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { Resolved } from "../../src/conformance/directive.ts";
 import type { GraphSpec, EdgeSpec } from "./graph-spec.ts";
@@ -37,8 +41,16 @@ export interface BuildOptions {
  * declares no openness, and the corpus is written against open schemas — graph-engine 020 seeds an
  * undeclared `target_node_name` and expects it in `pre_state`; pipeline-utilities 023 names an
  * `item_field` its worker never declares. The engine's own default is closed.
+ *
+ * User-defined record types (§5.2: a bareword, also as a `list<T>` element or a `dict<K,V>` value)
+ * are the fixture's `state.records` entries. A bareword the fixture does not define names a record
+ * the engine or a provider writes, whose shape a capability spec defines or leaves to the
+ * implementation (`type: record` for a stored EmbeddingResponse, `list<error_entry>` for a
+ * collect-mode errors field, §8.4): an open record type here, matched by the keys a fixture names.
+ * A bareword one typo away from a type name (`strng`, `lsit`, `str`) is not taken for a record: it
+ * is `fixture_schema_invalid` with the suggestion.
  */
-export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec {
+export function toStateSpec(value: Readonly<Record<string, unknown>>, at: StateAt): StateSpec {
   const fields: Record<string, Record<string, unknown>> = {};
   for (const [name, raw] of Object.entries((value.fields ?? {}) as Record<string, Record<string, unknown>>)) {
     const { alt_reducer, reducer, ...rest } = raw;
@@ -48,13 +60,28 @@ export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec
     fields[name] = f;
   }
   let records = value.records as StateSpec["records"] | undefined;
-  // `type: record` with no fixture definition names a record the engine or a provider writes, whose
-  // type a capability spec defines (an EmbeddingResponse stored by calls_embed, conformance-adapter
-  // §8.4): an open record type here, asserted by the keys a fixture names, empty (null) until written.
-  if (records?.["record"] === undefined && Object.values(fields).some((f) => f["type"] === "record")) {
-    records = { ...records, record: { fields: {} } };
-    for (const f of Object.values(fields)) if (f["type"] === "record" && f["default"] === null) f["nullable"] = true;
+  const defined = new Set(Object.keys(records ?? {}));
+  const open: string[] = [];
+  for (const [name, f] of Object.entries(fields)) {
+    if (typeof f["type"] !== "string") continue;
+    let node: TypeNode;
+    try {
+      node = parseTypeString(f["type"]);
+    } catch {
+      continue; // the engine reports a malformed type string with its own category
+    }
+    for (const bare of collectRecordNames(node)) {
+      if (defined.has(bare) || open.includes(bare)) continue;
+      const near = TYPE_NAMES.filter((t) => editDistance(bare, t) <= Math.min(2, t.length - 2) || (bare.length >= 3 && t.startsWith(bare)));
+      if (near.length > 0) {
+        throw new FixtureSchemaInvalid(`state field '${name}' has type ${JSON.stringify(f["type"])}: '${bare}' is not a type name${didYouMean([...near, ...nearest(bare, defined)])}`, at.locate([...at.path, "fields", name, "type"]));
+      }
+      open.push(bare);
+    }
   }
+  if (open.length > 0) records = { ...records, ...Object.fromEntries(open.map((n) => [n, { fields: {} }])) };
+  // `type: record` with a null default: a record written later, empty until then.
+  for (const f of Object.values(fields)) if (f["type"] === "record" && f["default"] === null) f["nullable"] = true;
   const version = value.schema_version as string | undefined;
   return {
     fields: fields as unknown as StateSpec["fields"],
@@ -64,10 +91,19 @@ export function toStateSpec(value: Readonly<Record<string, unknown>>): StateSpec
   };
 }
 
+/** Where a `state:` block sits (for fixture errors). */
+export interface StateAt {
+  readonly locate: (path: KeyPath) => FixtureLocation;
+  readonly path: KeyPath;
+}
+
+/** The §5.2 type names a bareword must not be a typo of. */
+const TYPE_NAMES = ["string", "int", "float", "bool", "any", "list", "dict"];
+
 export function buildGraph(spec: GraphSpec, env: BuildEnv, opts: BuildOptions): CompiledGraph {
   const where = (path: KeyPath) => env.locate(path);
   if (spec.state === undefined) throw new FixtureSchemaInvalid(`graph '${spec.name}' has no 'state'`, where(spec.path));
-  const schema = stateSchema(toStateSpec(spec.state.value));
+  const schema = stateSchema(toStateSpec(spec.state.value, { locate: where, path: spec.state.path }));
   const fieldNames = env.fieldNames;
   const genv = env;
   const builder = new GraphBuilder(schema);

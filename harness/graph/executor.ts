@@ -127,7 +127,7 @@ class GraphRun {
       const state = decl.body["state"];
       if (typeof state === "object" && state !== null && !Array.isArray(state) && typeof (state as { fields?: unknown }).fields === "object") {
         try {
-          stateSchema(toStateSpec(state as Record<string, unknown>)).checkDefaults();
+          stateSchema(toStateSpec(state as Record<string, unknown>, { locate: (p) => this.rc.locate(p), path: [...decl.path, "state"] })).checkDefaults();
         } catch (err) {
           if (!(err instanceof EngineCompileError)) throw err;
           throw new FixtureSchemaInvalid(`the overridden subgraph declaration's state schema is invalid: ${err.message}`, this.rc.locate([...decl.path, "state"]), { cause: err });

@@ -76,9 +76,7 @@ const ROWS: ReadonlyArray<SeedRow> = [
   d("5.1", "flaky_resume_aware", "node"),
   ...sub("5.1", "flaky_resume_aware", "node", ["fail_first_invocation_count", "fail_resumed_invocation_count", "category", "on_success"]),
   // §5.2 State / schema
-  d("5.2", "state", ["case", "subgraph"], {
-    gap: "user-defined record types as list<T> elements are not accepted (upstream pipeline-utilities/052 fails: unknown type or record \"error_entry\")",
-  }),
+  d("5.2", "state", ["case", "subgraph"]),
   ...sub("5.2", "state", "case", ["fields", "type", "default", "reducer"]),
   // §5.3 Edges
   d("5.3", "edges", ["case", "subgraph"]),
@@ -268,6 +266,7 @@ const FORMS: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   state: [
     { fields: { n: { type: "int", default: 0 }, xs: { type: "list<string>", reducer: "append", default: [] }, d: { type: "dict<string,int>" }, a: { type: "any" } } },
     { fields: { l: { type: "list" }, f: { type: "float" }, b: { type: "bool" }, s: { type: "string" } } },
+    { fields: { es: { type: "list<error_entry>", reducer: "append", default: [] }, m: { type: "dict<string,point>", default: {} } }, records: { point: { fields: { x: { type: "int" } } } } },
   ],
   edges: [[{ from: "a", to: "END" }], [{ from: "a", condition: { if_field: "x", equals: 1, then: "END", else: "a" } }]],
   subgraph: ["inner"],

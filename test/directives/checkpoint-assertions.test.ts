@@ -202,7 +202,7 @@ describe("checkpoint harness errors", function () {
   });
 
   it("a case whose graph does not compile says so under its record assertions, not that it configured no checkpointer", async () => {
-    const yaml = abort(`${FAILED_AT_B}\nsaved_record_assertions: {state: {a: true}}`).replace("b: {type: bool, default: false}", "b: {type: list<no_such_record>, default: []}");
+    const yaml = abort(`${FAILED_AT_B}\nsaved_record_assertions: {state: {a: true}}`).replace("b: {type: bool, default: false}", "b: {type: \"list<int\", default: []}");
     const [r] = await runSnippet(yaml, PU);
     expect(r!.status).to.equal("failed");
     expect(r!.message).to.contain("saved_record_assertions: the case made no call: compilation failed with invalid_state_schema");
@@ -330,4 +330,17 @@ directiveTester("expected_chain_ambiguity_error (inside resume:, two shortest ch
     ),
   valid: ["expected_chain_ambiguity_error: {from_version: v1, to_version: v4}"],
   invalid: [{ code: "expected_chain_ambiguity_error: {from_version: v1, to_version: v3}", message: "expected_chain_ambiguity_error.carries.to_version" }],
+});
+
+// abort_after_instance (pipeline-utilities note, 052 / 056): the process dies once — the resumed run
+// dispatches the instances the abort cut off, instead of aborting again.
+directiveTester("abort_after_instance: the resumed run is not aborted", {
+  capability: PU,
+  template: (b) =>
+    serialFanOut(`first_run_expected_error: {category: node_exception, raised_from: process}\n${resumeFirstRun(b)}`, {
+      extra: ", error_policy: fail_fast, abort_after_instance: 1",
+      mock: "update: {out: 7}",
+    }),
+  valid: ["expected:\n  final_state: {items: [10, 20, 30, 40], results: [7, 7, 7, 7]}\n  instances_executed_during_resume: [2, 3]\n  instances_skipped_during_resume: [0, 1]"],
+  invalid: [{ code: "expected: {outcome: errored}", message: "expected errored" }],
 });

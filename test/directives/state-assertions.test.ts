@@ -41,3 +41,62 @@ directiveTester("outcome", {
     { code: "outcome: finished", category: "fixture_schema_invalid", message: "must be one of" },
   ],
 });
+
+// §5.2 user-defined record types: as list<T> elements and dict<K,V> values; defined under
+// state.records, or — undefined — a record the engine writes (an open record, §8.4).
+const recordGraph = (type: string, value: string, records = ""): string => `
+state:
+  fields:
+    pts: {type: "${type}", default: ${type.startsWith("dict") ? "{}" : "[]"}}
+${records}
+entry: a
+nodes:
+  a: {update: {pts: ${value}}}
+edges:
+  - {from: a, to: END}
+initial_state: {}
+`;
+const POINT = "  records:\n    point:\n      fields:\n        x: {type: int}";
+
+directiveTester("state: list<record> (a record the fixture defines)", {
+  template: (b) => `${recordGraph("list<point>", "[{x: 1}, {x: 2}]", POINT)}\n${b}`,
+  valid: ["expected:\n  final_state: {pts: [{x: 1}, {x: 2}]}"],
+  invalid: [{ code: "expected:\n  final_state: {pts: [{x: 1}]}", message: "expected.final_state.pts" }],
+});
+
+directiveTester("state: list<record> rejects an element of the wrong shape", {
+  template: (b) => `${recordGraph("list<point>", '[{x: "one"}]', POINT)}\n${b}`,
+  valid: ["expected_error: {category: state_validation_error, raised_from: a}"],
+  invalid: [{ code: "expected:\n  final_state: {pts: [{x: one}]}", message: "errored with state_validation_error" }],
+});
+
+directiveTester("state: dict<string,record> value types", {
+  template: (b) => `${recordGraph("dict<string,point>", '{p: {x: 3}}', POINT)}\n${b}`,
+  valid: ["expected:\n  final_state: {pts: {p: {x: 3}}}"],
+  invalid: [{ code: "expected:\n  final_state: {pts: {p: {x: 4}}}", message: "expected.final_state.pts.p.x" }],
+});
+
+directiveTester("state: list<record> naming a record the fixture does not define (engine-written, open)", {
+  template: (b) => `${recordGraph("list<error_entry>", "[{anything: 1}]")}\n${b}`,
+  valid: ["expected:\n  final_state: {pts: [{anything: 1}]}"],
+  invalid: [
+    { code: "expected:\n  final_state: {pts: []}", message: "expected.final_state.pts" },
+    { code: "expected_error: {category: node_exception}", message: "but it completed" },
+  ],
+});
+
+directiveTester("state: an undefined record type still takes only records", {
+  template: (b) => `${recordGraph("list<error_entry>", "[1]")}\n${b}`,
+  valid: ["expected_error: {category: state_validation_error}"],
+  invalid: [{ code: "expected:\n  final_state: {pts: [1]}", message: "errored with state_validation_error" }],
+});
+
+directiveTester("state: a bareword one typo from a type name is not a record", {
+  template: (b) => b,
+  valid: [],
+  invalid: [
+    { code: `${recordGraph("list<strng>", "[a]")}\nexpected: {final_state: {pts: [a]}}`, category: "fixture_schema_invalid", message: ["'strng' is not a type name", "did you mean 'string'"] },
+    { code: `${recordGraph("list<str>", "[a]")}\nexpected: {final_state: {pts: [a]}}`, category: "fixture_schema_invalid", message: "did you mean 'string'" },
+    { code: `${recordGraph("dict<string,lsit>", "{}")}\nexpected: {final_state: {pts: {}}}`, category: "fixture_schema_invalid", message: "did you mean 'list'" },
+  ],
+});
