@@ -187,7 +187,8 @@ const ROWS: ReadonlyArray<SeedRow> = [
   ...waits("5.8", "harness / harness-chat", "expected", ["dispatch_path", "error_bucket", "error_category"]),
   // §5.8 position table
   // Document-root keys resolve at the case position (shared by every case).
-  d("5.8", "expected_backend_state", "case"),
+  // §6.8's caching prompt backend is a prompt-management harness primitive.
+  d("5.8", "expected_backend_state", "case", { home: "prompt-management" }),
   d("5.8", "expected_wire_bytes_identical", "document", { waits: "llm-provider" }),
   d("5.8", "expected_chain_ambiguity_error", ["case", "invocation"], { home: "pipeline-utilities" }),
   d("5.8", "expected_failure_isolation_event", "expected", { home: "pipeline-utilities" }),

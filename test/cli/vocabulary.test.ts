@@ -52,6 +52,18 @@ describe("openarmature directives (the CLI, as a child process)", function () {
     expect(checkedIn === r.stdout, "docs/vocabulary.md is stale: regenerate it with the command in this test's title").to.equal(true);
   });
 
+  it("the plain listing ends with the inventory counts, overall and per built capability; --inventory --json has the rows", async () => {
+    const r = await cli();
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/seed §5 inventory \(docs\/vocabulary\.md\): \d+ rows — implemented \d+, partly \d+, not yet \d+/);
+    for (const c of ["graph-engine", "pipeline-utilities", "suspension", "sessions"]) expect(r.stdout).to.match(new RegExp(`  ${c}: \\d+ rows — implemented \\d+, partly 0, not yet 0`));
+    const inv = await cli("--inventory", "--json");
+    expect(inv.code, inv.stderr).to.equal(0);
+    const rec = JSON.parse(inv.stdout) as { byCapability: Record<string, { rows: number; implemented: number }>; rows: Array<{ name: string; status: string }> };
+    expect(rec.byCapability["sessions"]!.implemented).to.equal(rec.byCapability["sessions"]!.rows);
+    expect(rec.rows.find((x) => x.name === "final_state")!.status).to.equal("implemented");
+  });
+
   it("the plain listing groups by home; an unknown --home is a usage error with a suggestion", async () => {
     const r = await cli("--home", "suspension");
     expect(r.code).to.equal(0);
@@ -132,7 +144,17 @@ describe("vocabulary model", () => {
     expect(rows.get("execution_order")!.note).to.contain("recognized only under pipeline-utilities");
     expect(rows.get("state.fields")!.status).to.equal("implemented");
     expect(rows.get("state.default")).to.deep.include({ status: "not yet", note: "'state' rejects the sub-key 'default'" });
-    expect(rows.get("state")!.status).to.equal("partly"); // the recorded record-type gap
+    expect(rows.get("state")!.status).to.equal("partly"); // a form §5 writes (state.records) this schema rejects
+    expect(rows.get("state")!.note).to.contain("rejects the form");
+    // Per capability: what a fixture under that directory gets.
+    const pu = new Map(inventory(reg, "pipeline-utilities").map((r) => [r.row.name, r]));
+    const ge = new Map(inventory(reg, "graph-engine").map((r) => [r.row.name, r]));
+    expect(pu.get("execution_order")!.status).to.equal("partly"); // a §5 directive only this directory defines
+    expect(ge.get("execution_order")).to.deep.include({ status: "not yet", note: "missing" });
+    expect(ge.get("final_state")).to.deep.include({ status: "implemented" });
+    expect(ge.has("calls_llm")).to.equal(false); // a row that waits for another capability
+    expect(ge.has("every_save_assertions")).to.equal(false); // pipeline-utilities' note
+    expect(pu.has("every_save_assertions")).to.equal(true);
     const real = vocabulary(reg, PROJECT);
     expect(real.map((e) => [e.name, e.positions])).to.deep.equal([
       ["final_state", ["expected"]], // general first, by name; then each directory
