@@ -247,6 +247,8 @@ function childRunInfo(
     childFanOutIndexChain: child.fanOutChain,
     childBranchNameChain: child.branchChain,
     nodeEmitsEvents: ctx.node.emitsEvents,
+    // A node that takes no step of its own (a subgraph node) is at the step its run starts at.
+    step: ctx.step ?? f.inv.nextStep,
     graphName: child.rt.name,
     entryNode: entry,
     metadata: meta.values,

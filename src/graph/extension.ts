@@ -237,6 +237,8 @@ export interface ChildRunInfo {
   readonly branchName?: string;
   /** Whether the dispatching node produces its own node events (fan-out, parallel branches). */
   readonly nodeEmitsEvents: boolean;
+  /** The dispatching node's §6 step (a subgraph node, which takes none: the step its run starts at). */
+  readonly step: number;
   /** The child graph's name and the node it starts at. */
   readonly graphName: string;
   readonly entryNode: string;

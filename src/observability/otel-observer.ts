@@ -270,12 +270,17 @@ export class OTelObserver implements InvocationHooks {
       if (r.fanOutIndex !== undefined) {
         attrs[Attr.fanOutIndex] = r.fanOutIndex;
         attrs[Attr.fanOutParentNodeName] = r.nodeName;
+        attrs[Attr.subgraphName] = r.graphName;
       } else if (r.branchName !== undefined) {
         name = r.branchName;
         attrs[Attr.branchName] = r.branchName;
         attrs[Attr.branchesParentNodeName] = r.nodeName;
       } else {
+        // A subgraph node emits no node events of its own: its span is the node span (§5.2, §5.3).
         attrs[Attr.nodeName] = r.nodeName;
+        attrs[Attr.namespace] = [...r.namespace];
+        attrs[Attr.step] = r.step;
+        attrs[Attr.attemptIndex] = r.attemptIndex;
         attrs[Attr.subgraphName] = r.graphName;
       }
       // Inner node spans carry the innermost fan-out index / branch name; so do wrappers below them.

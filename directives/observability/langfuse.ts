@@ -1,0 +1,216 @@
+/**
+ * Langfuse directives (conformance-adapter §5.5 *Langfuse observer composition*, §6.4; observability
+ * §8): the observer configuration blocks and the trace assertions, read from the §6.4 fake's
+ * recorded side — the Langfuse spans the real observer emitted, decoded as Langfuse ingests them.
+ */
+import { directive } from "../../src/conformance/registry.ts";
+import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/conformance/directive.ts";
+import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { capturedLangfuse, isLangfuseObservationSpan, isPayloadBearing, useLangfuseCapture, type RecordedTrace } from "../../harness/observability/langfuse.ts";
+import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
+import { capturedSpans } from "../../harness/observability/spans.ts";
+
+const CONFIG: JsonSchema = {
+  type: "object",
+  properties: {
+    disable_llm_spans: { type: "boolean" },
+    disable_provider_payload: { type: "boolean" },
+    disable_state_payload: { type: "boolean" },
+    payload_byte_cap: { type: "integer", minimum: 1 },
+  },
+  additionalProperties: false,
+};
+
+interface Config {
+  disable_llm_spans?: boolean;
+  disable_provider_payload?: boolean;
+  disable_state_payload?: boolean;
+  payload_byte_cap?: number;
+}
+
+function configureObserver(value: Config, ctx: ConfigureContext): void {
+  const o = useLangfuseCapture(ctx).options;
+  if (value.disable_provider_payload !== undefined) o.disableProviderPayload = value.disable_provider_payload;
+  if (value.disable_state_payload !== undefined) o.disableStatePayload = value.disable_state_payload;
+  if (value.payload_byte_cap !== undefined) o.payloadByteCap = value.payload_byte_cap;
+  if (value.disable_llm_spans !== undefined) o.disableLlmSpans = value.disable_llm_spans;
+}
+
+/** `langfuse_observer: {...}` (§5.5): compose the Langfuse observer with these flags (an empty block composes it with defaults). */
+@directive({ name: "langfuse_observer", at: "case", home: "observability", summary: "compose the Langfuse observer (flags)" })
+export class LangfuseObserverDirective {
+  readonly schema = CONFIG;
+  configure(value: Config, ctx: ConfigureContext): void {
+    configureObserver(value, ctx);
+  }
+}
+
+/** `langfuse_observer_config: {...}` (fixture 059): the same block under its older name. */
+@directive({ name: "langfuse_observer_config", at: "case", home: "observability", summary: "compose the Langfuse observer (older spelling of langfuse_observer)" })
+export class LangfuseObserverConfig {
+  readonly schema = CONFIG;
+  configure(value: Config, ctx: ConfigureContext): void {
+    configureObserver(value, ctx);
+  }
+}
+
+const METADATA: Shape = Shapes.document({ mapping: "named" });
+const KEYS_ABSENT: Shape = Shapes.equivalent((exp, act) => Array.isArray(exp) && (exp as string[]).every((k) => !Object.hasOwn(act as object, k)));
+
+/** An observation entry: named keys; metadata a subset (§5.5), metadata_absent, children unordered. */
+export const OBSERVATION_ENTRY: Shape = Shapes.recursive((self) =>
+  Shapes.named({
+    keys: {
+      metadata: METADATA,
+      metadata_absent: KEYS_ABSENT,
+      usage: METADATA,
+      usageDetails: METADATA,
+      modelParameters: METADATA,
+      input: Shapes.document(),
+      output: Shapes.document(),
+      children: Shapes.list("unordered", self),
+    },
+  }),
+);
+
+/** A trace entry: named keys; metadata a subset; top-level observations unordered. */
+export const TRACE_ENTRY: Shape = Shapes.named({
+  keys: { metadata: METADATA, input: Shapes.document(), output: Shapes.document(), observations: Shapes.list("unordered", OBSERVATION_ENTRY) },
+});
+
+/** The record an entry is matched against (metadata_absent reads the metadata map). */
+function view(t: RecordedTrace): Record<string, unknown> {
+  const obs = (o: RecordedTrace["observations"][number]): Record<string, unknown> => {
+    const { startTime: _t, children, ...rest } = o;
+    return { ...rest, metadata_absent: o.metadata, usage: o.usageDetails, children: children.map(obs) };
+  };
+  return { ...t, observations: t.observations.map(obs) };
+}
+
+/** The call's own trace: the one not rendered from a detached child. */
+export function mainTrace(traces: readonly RecordedTrace[]): RecordedTrace | undefined {
+  return traces.find((t) => t.metadata["detached_from_invocation_id"] === undefined);
+}
+
+/** `expected.langfuse_trace: {...}` (observability §8): the call's Langfuse trace, its observation tree unordered. */
+@directive({ name: "langfuse_trace", at: "expected", home: "observability", summary: "the call's Langfuse trace" })
+export class LangfuseTraceDirective {
+  readonly scope = "call" as const;
+  readonly schema: JsonSchema = { type: "object" };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useLangfuseCapture(ctx);
+  }
+  check(value: unknown, obs: Observation, ctx: CheckContext): void {
+    const traces = capturedLangfuse(obs, ctx);
+    if (traces === null) return;
+    const main = mainTrace(traces);
+    if (!main) return ctx.fail(`the call produced no Langfuse trace (${traces.length} detached)`);
+    ctx.match(value, view(main), TRACE_ENTRY);
+  }
+}
+
+/**
+ * `expected.langfuse_traces: [...]` (§8.4.1, §4.4): Langfuse traces the block's calls produced,
+ * unordered; an existence list (fixture 033 lists the parent trace alone beside
+ * `detached_trace_count: 3`), so a count is asserted through the claims and counts beside it.
+ */
+@directive({ name: "langfuse_traces", at: "expected", home: "observability", summary: "every Langfuse trace (detached ones, every call at case level)" })
+export class LangfuseTracesDirective {
+  readonly schema: JsonSchema = { type: "array", items: { type: "object" } };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useLangfuseCapture(ctx);
+  }
+  check(value: unknown[], obs: Observation, ctx: CheckContext): void {
+    const traces = capturedLangfuse(obs, ctx);
+    if (traces !== null) ctx.match(value, traces.map(view), Shapes.list("existence", TRACE_ENTRY));
+  }
+}
+
+/**
+ * `langfuse_client: {mode, provider?, preexisting_same_key_client?, accept_shared_provider?}`
+ * (§5.5, observability §6 / §8.9): how the Langfuse observer's client is constructed — from
+ * credentials (mode b, the §6.4 fake injected into the construct-from-credentials path) or
+ * supplied (mode a, the fake built on the global or an isolated provider).
+ */
+@directive({ name: "langfuse_client", at: "case", home: "observability", summary: "construct the Langfuse client (mode, provider, singleton priming, opt-out)" })
+export class LangfuseClientDirective {
+  readonly schema: JsonSchema = {
+    type: "object",
+    required: ["mode"],
+    properties: {
+      mode: { enum: ["credentials", "supplied"] },
+      provider: { enum: ["global", "isolated"] },
+      preexisting_same_key_client: { type: "boolean" },
+      accept_shared_provider: { type: "boolean" },
+    },
+    additionalProperties: false,
+  };
+  configure(value: { mode: "credentials" | "supplied"; provider?: "global" | "isolated"; preexisting_same_key_client?: boolean; accept_shared_provider?: boolean }, ctx: ConfigureContext): void {
+    const state = useLangfuseCapture(ctx);
+    state.client.mode = value.mode;
+    state.client.provider = value.provider ?? "global";
+    state.client.preexistingSameKeyClient = value.preexisting_same_key_client ?? false;
+    if (value.accept_shared_provider !== undefined) state.options.acceptSharedProvider = value.accept_shared_provider;
+  }
+}
+
+/** `caller_global_otel_active: true` (§5.5, observability §6): a caller-registered global provider with its own exporter during each call. */
+@directive({ name: "caller_global_otel_active", at: "case", home: "observability", summary: "a global OTel provider (with an exporter) is active during the case" })
+export class CallerGlobalOtelActive {
+  readonly schema: JsonSchema = { type: "boolean" };
+  configure(value: boolean, ctx: ConfigureContext): void {
+    if (value) useGlobalOtel(ctx);
+  }
+}
+
+function globalSpans(obs: Observation, ctx: CheckContext): readonly ReadableSpan[] {
+  return obs.get(GlobalSpanCapture, ctx.locate(ctx.self.path));
+}
+
+function leakAssertion(name: string, summary: string, read: (obs: Observation, ctx: CheckContext) => readonly ReadableSpan[] | null, test: (spans: readonly ReadableSpan[]) => string | null) {
+  const cls = class {
+    readonly scope = "call" as const;
+    readonly schema: JsonSchema = { type: "boolean", const: true };
+    configure(_value: unknown, ctx: ConfigureContext): void {
+      useGlobalOtel(ctx);
+    }
+    check(_value: true, obs: Observation, ctx: CheckContext): void {
+      const spans = read(obs, ctx);
+      if (spans === null) return;
+      const why = test(spans);
+      if (why !== null) ctx.fail(`${name}: ${why}`);
+    }
+  };
+  Object.defineProperty(cls, "name", { value: name });
+  directive({ name, at: "expected", home: "observability", summary })(cls);
+}
+
+const names = (spans: readonly ReadableSpan[]): string => spans.map((s) => s.name).join(", ");
+const langfuseOn = (spans: readonly ReadableSpan[]) => spans.filter(isLangfuseObservationSpan);
+const openarmatureOn = (spans: readonly ReadableSpan[]) =>
+  spans.filter((s) => !isLangfuseObservationSpan(s) && Object.keys(s.attributes).some((k) => k.startsWith("openarmature.")));
+
+leakAssertion("no_openarmature_spans_on_global", "no openarmature span reached the global provider's exporter (§6)", globalSpans, (s) =>
+  openarmatureOn(s).length === 0 ? null : `${openarmatureOn(s).length} reached it: ${names(openarmatureOn(s))}`,
+);
+leakAssertion("no_langfuse_observations_on_global", "no Langfuse observation reached the global provider's exporter (§6)", globalSpans, (s) =>
+  langfuseOn(s).length === 0 ? null : `${langfuseOn(s).length} reached it: ${names(langfuseOn(s))}`,
+);
+leakAssertion("langfuse_observations_on_global", "at least one Langfuse observation reached the global provider's exporter", globalSpans, (s) =>
+  langfuseOn(s).length > 0 ? null : `none did (${s.length} spans there)`,
+);
+leakAssertion("no_payload_bearing_langfuse_observations_on_global", "no payload-bearing Langfuse observation reached the global provider's exporter (§6.4)", globalSpans, (s) => {
+  const bad = langfuseOn(s).filter(isPayloadBearing);
+  return bad.length === 0 ? null : `${bad.length} reached it: ${names(bad)}`;
+});
+leakAssertion("payload_bearing_langfuse_observations_on_global", "a payload-bearing Langfuse observation reached the global provider's exporter", globalSpans, (s) =>
+  langfuseOn(s).some(isPayloadBearing) ? null : `none did (${langfuseOn(s).length} payload-free)`,
+);
+leakAssertion(
+  "no_langfuse_observations_on_private",
+  "no Langfuse observation reached openarmature's own private OTel provider's exporter (§6)",
+  (obs, ctx) => capturedSpans(obs, ctx)?.spans ?? null,
+  (s) => (langfuseOn(s).length === 0 ? null : `${langfuseOn(s).length} reached it: ${names(langfuseOn(s))}`),
+);

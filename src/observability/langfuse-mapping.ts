@@ -1,0 +1,306 @@
+/**
+ * The Langfuse mapping (observability §8.3–§8.5): openarmature's OTel spans of one invocation —
+ * its own trace and each detached one — rendered as Langfuse Traces and Observations. The §8.4
+ * tables are written as "OA attribute → Langfuse field", so the mapping reads exactly those
+ * attributes off the spans the {@link OTelObserver} produced (privately, inside the Langfuse
+ * observer); nothing here touches a provider.
+ */
+import { createHash } from "node:crypto";
+import type { HrTime } from "@opentelemetry/api";
+import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
+
+/** A Langfuse observation type (the ones this mapping renders). */
+export type LangfuseObservationType = "span" | "generation" | "embedding" | "retriever" | "tool" | "event";
+
+/** Langfuse's observation level. */
+export type LangfuseLevel = "DEBUG" | "DEFAULT" | "WARNING" | "ERROR";
+
+/** One Langfuse observation, as it lands in Langfuse. */
+export interface LangfuseObservation {
+  readonly type: LangfuseObservationType;
+  readonly name: string;
+  readonly startTime: HrTime;
+  readonly endTime: HrTime;
+  readonly level: LangfuseLevel;
+  readonly statusMessage?: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly input?: unknown;
+  readonly output?: unknown;
+  readonly model?: string;
+  readonly modelParameters?: Readonly<Record<string, unknown>>;
+  readonly usageDetails?: Readonly<Record<string, number>>;
+  readonly children: readonly LangfuseObservation[];
+}
+
+/** One Langfuse trace (§8.4.1): the invocation is the container, no root observation. */
+export interface LangfuseTrace {
+  /** 32 lowercase hex characters (§8.4.1 *`trace.id` derivation*). */
+  readonly id: string;
+  readonly name: string;
+  readonly sessionId?: string;
+  readonly userId?: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly input?: unknown;
+  readonly output?: unknown;
+  readonly observations: readonly LangfuseObservation[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * §8.4.1: a UUID invocation id's 32-hex form (dashes stripped, lowercased); any other id's first
+ * 16 bytes of SHA-256 (UTF-8) as hex — Langfuse's own `createTraceId(seed)`.
+ */
+export function langfuseTraceId(invocationId: string): string {
+  if (UUID.test(invocationId)) return invocationId.replaceAll("-", "").toLowerCase();
+  return createHash("sha256").update(invocationId, "utf8").digest("hex").slice(0, 32);
+}
+
+/** Whether `langfuseTraceId(id)` is a hash (the raw id then also goes to `trace.metadata.invocation_id`). */
+export const isUuid = (id: string): boolean => UUID.test(id);
+
+/** §8.4.2: observation metadata keys sourced from OA span attributes. */
+const OBSERVATION_KEYS: Readonly<Record<string, string>> = {
+  [Attr.namespace]: "namespace",
+  [Attr.step]: "step",
+  [Attr.attemptIndex]: "attempt_index",
+  [Attr.fanOutIndex]: "fan_out_index",
+  [Attr.branchName]: "branch_name",
+  [Attr.subgraphName]: "subgraph_name",
+  [Attr.fanOutItemCount]: "fan_out_item_count",
+  [Attr.fanOutConcurrency]: "fan_out_concurrency",
+  [Attr.fanOutErrorPolicy]: "fan_out_error_policy",
+  [Attr.fanOutParentNodeName]: "fan_out_parent_node_name",
+  [Attr.branchCount]: "parallel_branches_branch_count",
+  [Attr.branchesErrorPolicy]: "parallel_branches_error_policy",
+  [Attr.branchesParentNodeName]: "parallel_branches_parent_node_name",
+  [Attr.correlationId]: "correlation_id",
+  "openarmature.prompt.group_name": "prompt_group_name",
+};
+
+/** §8.4.1: trace metadata keys sourced from invocation span attributes. */
+const TRACE_KEYS: Readonly<Record<string, string>> = {
+  [Attr.correlationId]: "correlation_id",
+  [Attr.entryNode]: "entry_node",
+  [Attr.specVersion]: "spec_version",
+  [Attr.implementationName]: "implementation_name",
+  [Attr.implementationVersion]: "implementation_version",
+};
+
+/** Caller metadata (`openarmature.user.<key>`) as top-level metadata keys (§3.4, §8.4). */
+function userMetadata(attrs: ReadableSpan["attributes"]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attrs)) if (k.startsWith(Attr.userPrefix)) out[k.slice(Attr.userPrefix.length)] = v;
+  return out;
+}
+
+function pick(attrs: ReadableSpan["attributes"], keys: Readonly<Record<string, string>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [from, to] of Object.entries(keys)) if (attrs[from] !== undefined) out[to] = attrs[from];
+  return out;
+}
+
+/** What the Langfuse observer decided about the trace-level fields (§8.4.1, §8.6). */
+export interface TraceFields {
+  readonly name?: string;
+  readonly input?: unknown;
+  readonly output?: unknown;
+}
+
+/** The Langfuse side's own flags (§8.7, §8.9), independent of the OTel observer's. */
+export interface RenderOptions {
+  /** §8.7: leave provider-call input / output / request extras off (default true). */
+  readonly disableProviderPayload?: boolean;
+  /** §8.9: render no Generation for LLM calls (default false). */
+  readonly disableLlmSpans?: boolean;
+}
+
+/** The spans of one invocation, grouped by OTel trace. */
+export interface InvocationSpans {
+  readonly invocationId: string;
+  /** The invocation's own trace's spans. */
+  readonly main: readonly ReadableSpan[];
+  /** Each detached trace's spans (observability §4.4), by OTel trace id. */
+  readonly detached: ReadonlyMap<string, readonly ReadableSpan[]>;
+}
+
+const spanId = (s: ReadableSpan): string => s.spanContext().spanId;
+const parentOf = (s: ReadableSpan): string | undefined => s.parentSpanContext?.spanId;
+
+/** The §8 rendering of one invocation: its Trace first, then one Trace per detached child. */
+export function renderInvocation(spans: InvocationSpans, fields: TraceFields, options: RenderOptions = {}): LangfuseTrace[] {
+  const detachedIds = new Map<string, string>();
+  for (const otelId of spans.detached.keys()) detachedIds.set(otelId, otelId);
+  const main = renderTrace(spans.main, langfuseTraceId(spans.invocationId), detachedIds, false, options);
+  const traces: LangfuseTrace[] = [];
+  if (main) {
+    const metadata = { ...main.metadata };
+    if (!isUuid(spans.invocationId)) metadata["invocation_id"] = spans.invocationId;
+    traces.push({
+      ...main,
+      metadata,
+      name: fields.name ?? main.name,
+      ...(fields.input !== undefined ? { input: fields.input } : {}),
+      ...(fields.output !== undefined ? { output: fields.output } : {}),
+    });
+  }
+  for (const [otelId, list] of spans.detached) {
+    const t = renderTrace(list, otelId, detachedIds, true, options);
+    if (t) traces.push(t);
+  }
+  return traces;
+}
+
+function renderTrace(
+  spans: readonly ReadableSpan[],
+  id: string,
+  detachedIds: ReadonlyMap<string, string>,
+  detached: boolean,
+  options: RenderOptions,
+): LangfuseTrace | undefined {
+  const root = spans.find((s) => s.name === INVOCATION_SPAN_NAME && parentOf(s) === undefined);
+  if (!root) return undefined;
+  const kids = new Map<string, ReadableSpan[]>();
+  for (const s of spans) {
+    const p = parentOf(s);
+    if (p === undefined) continue;
+    let l = kids.get(p);
+    if (!l) kids.set(p, (l = []));
+    l.push(s);
+  }
+  const children = (s: ReadableSpan): LangfuseObservation[] =>
+    collapseRetries(kids.get(spanId(s)) ?? [])
+      .filter((c) => !(options.disableLlmSpans && c.last.name === LLM_SPAN))
+      .map(({ first, last }) => observe(last, first));
+  const observe = (s: ReadableSpan, first: ReadableSpan = s): LangfuseObservation =>
+    s.name === LLM_SPAN ? renderGeneration(s, first, children(s), options) : renderObservation(s, children(s), detachedIds);
+  const a = root.attributes;
+  const metadata: Record<string, unknown> = { ...userMetadata(a), ...pick(a, TRACE_KEYS) };
+  if (detached) metadata["detached_from_invocation_id"] = a[Attr.invocationId];
+  const sessionId = a[Attr.sessionId];
+  const userId = a[Attr.userPrefix + "userId"];
+  return {
+    id,
+    name: String(a[Attr.entryNode] ?? ""),
+    metadata,
+    ...(typeof sessionId === "string" ? { sessionId } : {}),
+    ...(userId !== undefined ? { userId: String(userId) } : {}),
+    observations: children(root),
+  };
+}
+
+function renderObservation(s: ReadableSpan, children: LangfuseObservation[], detachedIds: ReadonlyMap<string, string>): LangfuseObservation {
+  const a = s.attributes;
+  const metadata: Record<string, unknown> = { ...userMetadata(a), ...pick(a, OBSERVATION_KEYS) };
+  const targets = s.links.map((l) => detachedIds.get(l.context.traceId)).filter((x): x is string => x !== undefined);
+  if (targets.length > 0) {
+    metadata["detached_child_trace_ids"] = targets;
+    metadata["detached"] = true;
+  }
+  const category = a[Attr.errorCategory];
+  return {
+    type: "span",
+    name: s.name,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    level: category !== undefined ? "ERROR" : "DEFAULT",
+    ...(category !== undefined ? { statusMessage: String(category) } : {}),
+    metadata,
+    children,
+  };
+}
+
+/** §5.5 span name of an LLM provider call attempt. */
+export const LLM_SPAN = "openarmature.llm.complete";
+
+const attemptOf = (s: ReadableSpan): number => Number(s.attributes["openarmature.llm.attempt_index"] ?? 0);
+const startsBefore = (a: ReadableSpan, b: ReadableSpan): number => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1];
+
+/**
+ * §8.4.3 *Call-level retry*: the per-attempt LLM spans of one `complete()` call (siblings with
+ * `openarmature.llm.attempt_index` 0..N-1, in start order) collapse to the terminal attempt,
+ * timed from the first. Every other span stands alone.
+ */
+function collapseRetries(spans: readonly ReadableSpan[]): { first: ReadableSpan; last: ReadableSpan }[] {
+  const out: { first: ReadableSpan; last: ReadableSpan }[] = [];
+  const open = new Map<string, { first: ReadableSpan; last: ReadableSpan }>();
+  for (const s of [...spans].sort(startsBefore)) {
+    if (s.name !== LLM_SPAN) {
+      out.push({ first: s, last: s });
+      continue;
+    }
+    // One call's attempts continue one another: attempt k follows attempt k-1 of the same model.
+    const key = String(s.attributes["openarmature.llm.model"] ?? "");
+    const prev = open.get(key);
+    if (prev && attemptOf(s) === attemptOf(prev.last) + 1) {
+      prev.last = s;
+      continue;
+    }
+    const g = { first: s, last: s };
+    open.set(key, g);
+    out.push(g);
+  }
+  return out;
+}
+
+/** A JSON-encoded OA payload attribute parsed back; a truncated one (unparseable) stays the raw string (§8.7). */
+function parsedPayload(v: unknown): unknown {
+  if (typeof v !== "string") return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+const PROMPT_KEYS = ["name", "version", "label", "template_hash", "rendered_hash"] as const;
+
+/** §8.4.3 / §8.4.4: a Generation from the terminal attempt span of one `complete()` call. */
+function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: LangfuseObservation[], options: RenderOptions): LangfuseObservation {
+  const a = s.attributes;
+  const base = renderObservation(s, children, new Map());
+  const metadata: Record<string, unknown> = { ...base.metadata };
+  const set = (key: string, from: string): void => {
+    if (a[from] !== undefined) metadata[key] = a[from];
+  };
+  set("finish_reason", "openarmature.llm.finish_reason");
+  set("system", "gen_ai.system");
+  set("response_model", "gen_ai.response.model");
+  set("response_id", "gen_ai.response.id");
+  const prompt: Record<string, unknown> = {};
+  for (const k of PROMPT_KEYS) if (a[`openarmature.prompt.${k}`] !== undefined) prompt[k] = a[`openarmature.prompt.${k}`];
+  if (Object.keys(prompt).length > 0) metadata["prompt"] = prompt;
+  const budget: Record<string, unknown> = {};
+  for (const k of ["input_max_tokens", "total_max_tokens"]) if (a[`openarmature.prompt.token_budget.${k}`] !== undefined) budget[k] = a[`openarmature.prompt.token_budget.${k}`];
+  if (Object.keys(budget).length > 0) metadata["token_budget"] = budget;
+  const exceeded = a["openarmature.llm.token_budget.exceeded"];
+  if (exceeded !== undefined) metadata["token_budget_exceeded"] = exceeded;
+  const payload = options.disableProviderPayload === false;
+  if (payload && a["openarmature.llm.request.extras"] !== undefined) metadata["request_extras"] = parsedPayload(a["openarmature.llm.request.extras"]);
+  const modelParameters: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(a)) if (k.startsWith("gen_ai.request.") && k !== "gen_ai.request.model") modelParameters[k.slice("gen_ai.request.".length)] = v;
+  const usage: Record<string, number> = {};
+  const count = (key: string, ...from: string[]): void => {
+    const v = from.map((f) => a[f]).find((x) => typeof x === "number");
+    if (typeof v === "number") usage[key] = v;
+  };
+  count("input", "openarmature.llm.usage.prompt_tokens", "gen_ai.usage.input_tokens");
+  count("output", "openarmature.llm.usage.completion_tokens", "gen_ai.usage.output_tokens");
+  count("total", "openarmature.llm.usage.total_tokens");
+  const model = a["openarmature.llm.model"] ?? a["gen_ai.request.model"];
+  // ERROR (a hard failure) wins over the token-budget WARNING (§8.4.3).
+  const warning = base.level !== "ERROR" && exceeded === true;
+  return {
+    ...base,
+    type: "generation",
+    startTime: first.startTime,
+    ...(warning ? { level: "WARNING" as const, statusMessage: "token budget exceeded" } : {}),
+    metadata,
+    ...(typeof model === "string" ? { model } : {}),
+    ...(Object.keys(modelParameters).length > 0 ? { modelParameters } : {}),
+    usageDetails: usage,
+    ...(payload && a["openarmature.llm.input.messages"] !== undefined ? { input: parsedPayload(a["openarmature.llm.input.messages"]) } : {}),
+    ...(payload && a["openarmature.llm.output.content"] !== undefined ? { output: a["openarmature.llm.output.content"] } : {}),
+  };
+}

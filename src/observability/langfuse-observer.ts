@@ -1,0 +1,403 @@
+/**
+ * The Langfuse observer (observability §8) and its provider isolation (§6).
+ *
+ * It is engine hooks, like the {@link OTelObserver} — and it runs one privately: that observer's
+ * spans go to an in-memory processor inside this object (never to any exporter), and when an
+ * invocation ends its spans are rendered through the §8.4 tables ({@link renderInvocation}) and
+ * emitted as Langfuse observations — OTel spans in Langfuse's `langfuse.*` attribute namespace,
+ * built with `@langfuse/tracing`'s attribute helpers — through the Langfuse client's provider.
+ * Emitting at the end lets each observation carry the trace fields the end decides (output, the
+ * metadata as augmented) and keeps an invocation's observations in one export.
+ *
+ * Two client modes (§8.9): (a) `client` — your provider, already carrying a Langfuse span
+ * processor; it is never mutated and a warning says so when it is the global provider. (b)
+ * `credentials` — the observer builds its own `BasicTracerProvider` carrying only a
+ * `LangfuseSpanProcessor` (from `@langfuse/otel`), never registered globally and never handed to
+ * `@langfuse/tracing`'s process-wide provider slot; openarmature's observations reach only Langfuse.
+ */
+import { createHash } from "node:crypto";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { ROOT_CONTEXT, trace, TraceFlags, type Attributes, type Context, type Tracer, type TracerProvider } from "@opentelemetry/api";
+import { BasicTracerProvider, type ReadableSpan, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { LANGFUSE_TRACER_NAME, LangfuseOtelSpanAttributes } from "@langfuse/core";
+import { createObservationAttributes, createTraceAttributes } from "@langfuse/tracing";
+import { LangfuseSpanProcessor } from "@langfuse/otel";
+import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../graph/index.ts";
+import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
+import { renderInvocation, type LangfuseObservation, type LangfuseTrace } from "./langfuse-mapping.ts";
+import { OTelObserver } from "./otel-observer.ts";
+import { DEFAULT_PAYLOAD_BYTE_CAP, truncatePayload } from "./truncation.ts";
+
+/** Langfuse credentials (mode (b)). */
+export interface LangfuseCredentials {
+  readonly publicKey: string;
+  readonly secretKey: string;
+  /** Default: `LANGFUSE_BASE_URL` / Langfuse cloud, as `@langfuse/otel` resolves it. */
+  readonly baseUrl?: string;
+}
+
+/** A Langfuse client as this observer uses it: the provider its observations go through. */
+export interface LangfuseClient {
+  readonly tracerProvider: TracerProvider;
+}
+
+/**
+ * Builds the client for mode (b) from the credentials and the isolated provider the observer asks
+ * it to bind. A client that comes back bound to another provider (an SDK's per-credential singleton
+ * handing out an earlier client) means isolation could not be had.
+ */
+export type LangfuseClientFactory = (credentials: LangfuseCredentials, isolated: TracerProvider) => LangfuseClient;
+
+/** A diagnostic the observer reports (a warning, never an exception). */
+export interface LangfuseDiagnostic {
+  readonly level: "WARNING";
+  /** Stable event name (observability §7 diagnostic event names). */
+  readonly eventName: string;
+  readonly message: string;
+}
+
+export interface LangfuseObserverOptions {
+  /** Mode (a): your client (or its provider). Never mutated. */
+  readonly client?: LangfuseClient | TracerProvider;
+  /** Mode (b): credentials; the observer builds and owns the client on an isolated provider. */
+  readonly credentials?: LangfuseCredentials;
+  /**
+   * Mode (b): the span processor of the isolated provider. Default: `@langfuse/otel`'s
+   * `LangfuseSpanProcessor` for `credentials` (around `exporter`, when given).
+   */
+  readonly spanProcessor?: SpanProcessor;
+  /** Mode (b): the exporter the default `LangfuseSpanProcessor` sends through (default: Langfuse's OTLP endpoint). */
+  readonly exporter?: SpanExporter;
+  /** Mode (b): how the client is constructed from the credentials (an injection seam; default: the isolated provider itself). */
+  readonly clientFactory?: LangfuseClientFactory;
+  /**
+   * Mode (b): when isolation cannot be had (the factory handed back a client on a shared provider),
+   * emit anyway — harvested payloads included — with a warning, instead of refusing. Default false:
+   * a configuration that would send harvested payload through a shared provider is refused with
+   * {@link LangfuseProviderIsolationError}.
+   */
+  readonly acceptSharedProvider?: boolean;
+  /** §8.7: omit Generation / provider-call input and output (default true). */
+  readonly disableProviderPayload?: boolean;
+  /** §8.4.1: omit the raw state from `trace.input` / `trace.output`; the privacy-safe stub goes instead (default true). */
+  readonly disableStatePayload?: boolean;
+  /** §8.4.1 caller hooks: a non-null return value becomes `trace.input` / `trace.output`. */
+  readonly traceInputFromState?: (state: unknown) => unknown;
+  readonly traceOutputFromState?: (state: unknown) => unknown;
+  /** §8.9: render no Generation for LLM calls (default false), independent of the OTel observer's flag. */
+  readonly disableLlmSpans?: boolean;
+  /** §5.5.5 byte cap of each payload value this observer writes (default 65,536). */
+  readonly payloadByteCap?: number;
+  /** §4.4 detached trace mode, as for the OTel observer. */
+  readonly detachedSubgraphs?: Iterable<string>;
+  readonly detachedFanOuts?: Iterable<string>;
+  /** Where warnings go (default `console.warn`). */
+  readonly onDiagnostic?: (d: LangfuseDiagnostic) => void;
+  /** Where the observer's own failures go (default `console.warn`); it never throws into the engine. */
+  readonly onError?: (error: unknown, where: string) => void;
+}
+
+/** §6: the observer cannot be placed on an isolated provider and would send harvested payload through a shared one. */
+export class LangfuseProviderIsolationError extends Error {
+  readonly category = "langfuse_provider_isolation_unavailable" as const;
+  constructor(message: string) {
+    super(message);
+    this.name = "LangfuseProviderIsolationError";
+  }
+}
+
+const labels = new AsyncLocalStorage<string>();
+
+/**
+ * §8.6: run `fn` (an `invoke()` call) with a caller-supplied invocation label, which becomes the
+ * Langfuse `trace.name` of the invocations it starts (default: the entry node's name).
+ */
+export function withInvocationLabel<T>(label: string, fn: () => T): T {
+  return labels.run(label, fn);
+}
+
+/** The provider the OTel API's global slot delegates to (or the proxy itself when none is set). */
+function globalProvider(): TracerProvider {
+  const proxy = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
+  return proxy.getDelegate?.() ?? proxy;
+}
+
+/** Whether `p` is the OTel global provider (or its proxy). */
+export function isGlobalTracerProvider(p: TracerProvider): boolean {
+  return p === trace.getTracerProvider() || p === globalProvider();
+}
+
+/** Collects the internal OTel observer's ended spans by trace id. */
+class Collector implements SpanProcessor {
+  readonly byTrace = new Map<string, ReadableSpan[]>();
+  onStart(): void {}
+  onEnd(span: ReadableSpan): void {
+    const id = span.spanContext().traceId;
+    let l = this.byTrace.get(id);
+    if (!l) this.byTrace.set(id, (l = []));
+    l.push(span);
+  }
+  async forceFlush(): Promise<void> {}
+  async shutdown(): Promise<void> {}
+}
+
+/** What the observer tracks of one running invocation (trace input / output sourcing). */
+interface Running {
+  readonly info: InvocationInfo;
+  readonly label: string | undefined;
+  initial?: unknown;
+  finalNode?: string;
+  finalState?: unknown;
+}
+
+const isLangfuseClient = (c: LangfuseClient | TracerProvider): c is LangfuseClient =>
+  typeof (c as Partial<LangfuseClient>).tracerProvider === "object" && (c as Partial<LangfuseClient>).tracerProvider !== null;
+
+/** The Langfuse observer: pass it as engine hooks (`compile({ hooks })` or `invoke(s, { hooks })`). */
+export class LangfuseObserver implements InvocationHooks {
+  /** The provider openarmature's Langfuse observations go through. */
+  readonly tracerProvider: TracerProvider;
+  /** Whether that provider is one this observer built and owns alone (mode (b), isolated). */
+  readonly isolated: boolean;
+  readonly disableProviderPayload: boolean;
+  readonly disableStatePayload: boolean;
+  readonly payloadByteCap: number;
+  readonly #tracer: Tracer;
+  readonly #own: BasicTracerProvider | undefined;
+  readonly #otel: OTelObserver;
+  readonly #collector = new Collector();
+  readonly #running = new Map<string, Running>();
+  readonly #options: LangfuseObserverOptions;
+  readonly #onError: (error: unknown, where: string) => void;
+  readonly #diagnose: (d: LangfuseDiagnostic) => void;
+
+  constructor(options: LangfuseObserverOptions) {
+    this.#options = options;
+    this.disableProviderPayload = options.disableProviderPayload ?? true;
+    this.disableStatePayload = options.disableStatePayload ?? true;
+    this.payloadByteCap = options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP;
+    this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] Langfuse observer failed in ${where}:`, e));
+    this.#diagnose = options.onDiagnostic ?? ((d) => console.warn(`[openarmature] ${d.eventName}: ${d.message}`));
+    if ((options.client === undefined) === (options.credentials === undefined)) {
+      throw new TypeError("LangfuseObserver: pass exactly one of `client` (mode a: your client) or `credentials` (mode b: the observer builds an isolated one)");
+    }
+    if (options.client !== undefined) {
+      this.tracerProvider = isLangfuseClient(options.client) ? options.client.tracerProvider : options.client;
+      this.#own = undefined;
+      this.isolated = false;
+      if (isGlobalTracerProvider(this.tracerProvider)) {
+        this.#diagnose({
+          level: "WARNING",
+          eventName: "openarmature.langfuse.shared_provider",
+          message:
+            "the supplied Langfuse client is bound to the global OTel TracerProvider: openarmature's Langfuse observations go to every exporter on it, not only to Langfuse. Give the client its own TracerProvider to isolate it.",
+        });
+      }
+    } else {
+      const isolated = new BasicTracerProvider({ spanProcessors: [options.spanProcessor ?? defaultProcessor(options.credentials!, options.exporter)] });
+      const client = options.clientFactory ? options.clientFactory(options.credentials!, isolated) : { tracerProvider: isolated };
+      this.tracerProvider = client.tracerProvider;
+      this.isolated = client.tracerProvider === isolated;
+      this.#own = this.isolated ? isolated : undefined;
+      if (!this.isolated) {
+        void isolated.shutdown();
+        const harvested = this.#harvestsPayload();
+        if (harvested !== undefined && options.acceptSharedProvider !== true) {
+          throw new LangfuseProviderIsolationError(
+            `LangfuseObserver (credentials): the Langfuse client for public key ${options.credentials!.publicKey} came back bound to a shared TracerProvider (an earlier client for the same credentials), and ${harvested} would reach every exporter on it. Set acceptSharedProvider: true to accept that, or turn the payload off.`,
+          );
+        }
+        this.#diagnose({
+          level: "WARNING",
+          eventName: "openarmature.langfuse.isolation_unavailable",
+          message: `the Langfuse client for public key ${options.credentials!.publicKey} is bound to a shared TracerProvider; openarmature's Langfuse observations${harvested ? ` (${harvested} included)` : ""} reach every exporter on it`,
+        });
+      }
+    }
+    this.#tracer = this.tracerProvider.getTracer(LANGFUSE_TRACER_NAME);
+    this.#otel = new OTelObserver({
+      spanProcessors: [this.#collector],
+      ...(options.detachedSubgraphs ? { detachedSubgraphs: options.detachedSubgraphs } : {}),
+      ...(options.detachedFanOuts ? { detachedFanOuts: options.detachedFanOuts } : {}),
+      payloadByteCap: this.payloadByteCap,
+      onError: this.#onError,
+    });
+  }
+
+  /** Which harvested payload this configuration emits (a phrase), or undefined when none (§6 payload-leak invariant). */
+  #harvestsPayload(): string | undefined {
+    const o = this.#options;
+    if (!this.disableProviderPayload) return "provider call payloads (disableProviderPayload: false)";
+    if (!this.disableStatePayload) return "state payloads (disableStatePayload: false)";
+    if (o.traceInputFromState || o.traceOutputFromState) return "trace input / output hook values";
+    return undefined;
+  }
+
+  /** Export what was emitted so far (the observer's own provider, mode (b)). */
+  async forceFlush(): Promise<void> {
+    await this.#own?.forceFlush();
+  }
+
+  /** Flush and shut down the observer's own provider (mode (b)); a supplied client is left alone. */
+  async shutdown(): Promise<void> {
+    await this.#own?.shutdown();
+  }
+
+  #guard(where: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.#onError(e, where);
+    }
+  }
+
+  onInvocationStart(info: InvocationInfo): void {
+    this.#guard("onInvocationStart", () => this.#running.set(info.invocationId, { info, label: labels.getStore() }));
+    this.#otel.onInvocationStart(info);
+  }
+
+  onNodeEvent(e: NodeEvent): void {
+    this.#guard("onNodeEvent", () => {
+      const r = this.#running.get(e.invocationId);
+      if (!r || e.namespace.length !== 1) return;
+      if (e.phase === "started") {
+        if (!("initial" in r)) r.initial = e.preState;
+        r.finalNode = e.nodeName;
+      } else r.finalState = e.postState ?? e.preState;
+    });
+    this.#otel.onNodeEvent(e);
+  }
+
+  onChildRunStart(r: ChildRunInfo): void {
+    this.#guard("onChildRunStart", () => {
+      const run = this.#running.get(r.invocationId);
+      // A top-level subgraph node emits no node events: it is the node the invocation ran.
+      if (run && r.namespace.length === 1) {
+        if (!("initial" in run)) run.initial = undefined;
+        run.finalNode = r.nodeName;
+      }
+    });
+    this.#otel.onChildRunStart(r);
+  }
+
+  onChildRunEnd(r: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void {
+    this.#otel.onChildRunEnd(r, end);
+  }
+
+  onMetadataAugmented(a: MetadataAugmentation): void {
+    this.#otel.onMetadataAugmented(a);
+  }
+
+  onInvocationEnd(info: InvocationInfo, end: InvocationEnd): void {
+    this.#otel.onInvocationEnd(info, end);
+    this.#guard("onInvocationEnd", () => {
+      const r = this.#running.get(info.invocationId);
+      this.#running.delete(info.invocationId);
+      const spans = this.#takeSpans(info.invocationId);
+      if (!r || !spans) return;
+      const status = end.outcome === "failed" ? "failed" : end.outcome;
+      const input = this.#traceValue(this.#options.traceInputFromState, r.initial, {
+        entry_node: info.entryNode,
+        correlation_id: info.correlationId,
+      });
+      const output = this.#traceValue(this.#options.traceOutputFromState, r.finalState, { final_node: r.finalNode ?? info.entryNode, status });
+      const traces = renderInvocation(spans, { ...(r.label !== undefined ? { name: r.label } : {}), input, output }, {
+        disableProviderPayload: this.disableProviderPayload,
+        disableLlmSpans: this.#options.disableLlmSpans ?? false,
+      });
+      for (const t of traces) this.#emit(t);
+    });
+  }
+
+  /** §8.4.1 decision tree: the hook's non-null value, else the raw state (payload on), else the stub. */
+  #traceValue(hook: ((s: unknown) => unknown) | undefined, state: unknown, stub: Record<string, unknown>): unknown {
+    const fromHook = hook?.(state);
+    if (fromHook !== undefined && fromHook !== null) return this.#capped(fromHook);
+    if (!this.disableStatePayload && state !== undefined) return this.#capped(state);
+    return stub;
+  }
+
+  /** A payload value within the byte cap: itself, or its serialization truncated (§5.5.5). */
+  #capped(value: unknown): unknown {
+    const json = JSON.stringify(value) ?? "null";
+    return Buffer.byteLength(json, "utf8") <= this.payloadByteCap ? value : truncatePayload(json, this.payloadByteCap);
+  }
+
+  /** The ended spans of the invocation's traces (its own and the detached ones), removed from the collector. */
+  #takeSpans(invocationId: string): { invocationId: string; main: ReadableSpan[]; detached: Map<string, ReadableSpan[]> } | undefined {
+    let main: ReadableSpan[] | undefined;
+    const detached = new Map<string, ReadableSpan[]>();
+    for (const [traceId, spans] of this.#collector.byTrace) {
+      const root = spans.find((s) => s.name === INVOCATION_SPAN_NAME && s.parentSpanContext === undefined);
+      if (!root || root.attributes[Attr.invocationId] !== invocationId) continue;
+      this.#collector.byTrace.delete(traceId);
+      // The invocation's own trace is the one whose root started first; detached roots start later.
+      if (main === undefined) main = spans;
+      else {
+        const mainRoot = main.find((s) => s.name === INVOCATION_SPAN_NAME && s.parentSpanContext === undefined)!;
+        if (earlier(root, mainRoot)) {
+          detached.set(mainRoot.spanContext().traceId, main);
+          main = spans;
+        } else detached.set(traceId, spans);
+      }
+    }
+    return main ? { invocationId, main, detached } : undefined;
+  }
+
+  /** Emit one Langfuse trace as `langfuse.*` OTel spans through the client's provider. */
+  #emit(t: LangfuseTrace): void {
+    const traceAttrs: Attributes = {
+      [LangfuseOtelSpanAttributes.TRACE_NAME]: t.name,
+      ...(t.sessionId !== undefined ? { [LangfuseOtelSpanAttributes.TRACE_SESSION_ID]: t.sessionId } : {}),
+      ...(t.userId !== undefined ? { [LangfuseOtelSpanAttributes.TRACE_USER_ID]: t.userId } : {}),
+    };
+    for (const [k, v] of Object.entries(t.metadata)) {
+      const s = typeof v === "string" ? v : JSON.stringify(v);
+      if (s !== undefined) traceAttrs[`${LangfuseOtelSpanAttributes.TRACE_METADATA}.${k}`] = s;
+    }
+    const io = createTraceAttributes({ input: t.input, output: t.output });
+    // The Trace has no root observation (§8.3): top-level observations hang off a remote parent
+    // context that only fixes the trace id (Langfuse's documented custom-trace-id pattern).
+    const parent = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: t.id,
+      spanId: createHash("sha256").update(t.id).digest("hex").slice(0, 16),
+      traceFlags: TraceFlags.SAMPLED,
+      isRemote: true,
+    });
+    const emit = (o: LangfuseObservation, ctx: Context, top: boolean): void => {
+      const attrs: Attributes = {
+        ...traceAttrs,
+        ...(top ? io : {}),
+        ...createObservationAttributes(o.type, {
+          metadata: o.metadata,
+          level: o.level,
+          ...(o.statusMessage !== undefined ? { statusMessage: o.statusMessage } : {}),
+          ...(o.input !== undefined ? { input: o.input } : {}),
+          ...(o.output !== undefined ? { output: o.output } : {}),
+          ...(o.model !== undefined ? { model: o.model } : {}),
+          ...(o.modelParameters !== undefined ? { modelParameters: o.modelParameters as Record<string, string | number> } : {}),
+          ...(o.usageDetails !== undefined ? { usageDetails: o.usageDetails } : {}),
+        }),
+      };
+      const span = this.#tracer.startSpan(o.name, { attributes: attrs, startTime: o.startTime }, ctx);
+      const own = trace.setSpan(ROOT_CONTEXT, span);
+      for (const c of o.children) emit(c, own, false);
+      span.end(o.endTime);
+    };
+    for (const o of t.observations) emit(o, parent, true);
+  }
+}
+
+function earlier(a: ReadableSpan, b: ReadableSpan): boolean {
+  return a.startTime[0] < b.startTime[0] || (a.startTime[0] === b.startTime[0] && a.startTime[1] < b.startTime[1]);
+}
+
+/** `@langfuse/otel`'s span processor for the credentials (loaded only for mode (b) without a processor). */
+function defaultProcessor(credentials: LangfuseCredentials, exporter: SpanExporter | undefined): SpanProcessor {
+  return new LangfuseSpanProcessor({
+    publicKey: credentials.publicKey,
+    secretKey: credentials.secretKey,
+    ...(credentials.baseUrl !== undefined ? { baseUrl: credentials.baseUrl } : {}),
+    ...(exporter ? { exporter } : {}),
+  });
+}

@@ -1,0 +1,209 @@
+import { expect } from "chai";
+import { createHash } from "node:crypto";
+import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { getLangfuseTracerProvider } from "@langfuse/tracing";
+import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
+import { OTelObserver } from "../../src/observability/index.ts";
+import {
+  LangfuseObserver,
+  LangfuseProviderIsolationError,
+  isGlobalTracerProvider,
+  LLM_SPAN,
+  langfuseTraceId,
+  renderInvocation,
+  withInvocationLabel,
+  type LangfuseDiagnostic,
+  type LangfuseObserverOptions,
+} from "../../src/observability/langfuse.ts";
+import { decodeLangfuseSpans, isLangfuseObservationSpan, isPayloadBearing } from "../../harness/observability/langfuse.ts";
+
+const S = defineState({ v: field.int().default(0), secret: field.string().default("") });
+const CREDS = { publicKey: "pk-lf-test", secretKey: "sk-lf-SECRET-never-exported", baseUrl: "http://langfuse.invalid" };
+
+function graph(fail = false) {
+  return new GraphBuilder(S)
+    .addNode("a", () => ({ v: 1, secret: "the user's private text" }))
+    .addNode("b", () => {
+      if (fail) throw new Error("boom");
+      return { v: 2 };
+    })
+    .addEdge("a", "b")
+    .addEdge("b", END)
+    .setEntry("a")
+    .compile({ name: "g" });
+}
+
+/** A Langfuse observer in mode (b) whose isolated provider records into an in-memory exporter. */
+function recording(options: Partial<LangfuseObserverOptions> = {}) {
+  const exporter = new InMemorySpanExporter();
+  const errors: unknown[] = [];
+  const diagnostics: LangfuseDiagnostic[] = [];
+  const observer = new LangfuseObserver({
+    credentials: CREDS,
+    spanProcessor: new SimpleSpanProcessor(exporter),
+    onError: (e) => errors.push(e),
+    onDiagnostic: (d) => diagnostics.push(d),
+    ...options,
+  });
+  return { exporter, observer, errors, diagnostics, traces: () => decodeLangfuseSpans(exporter.getFinishedSpans()) };
+}
+
+describe("observability: the Langfuse observer (§8) and provider isolation (§6)", () => {
+  // Global OTel state is set by some cases here: restored after every one.
+  afterEach(() => {
+    trace.disable();
+  });
+
+  it("the default configuration sends nothing — no payload, no API key — to the global provider", async () => {
+    const global = new InMemorySpanExporter();
+    const globalProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(global)] });
+    trace.setGlobalTracerProvider(globalProvider);
+    const langfuseWire = new InMemorySpanExporter();
+    // Mode (b) as a user writes it: credentials, the real @langfuse/otel processor (its exporter injected).
+    const observer = new LangfuseObserver({ credentials: CREDS, exporter: langfuseWire });
+    const otel = new OTelObserver({ spanProcessors: [new SimpleSpanProcessor(new InMemorySpanExporter())] });
+    const g = new GraphBuilder(S)
+      .addNode("a", () => ({ v: 1, secret: "the user's private text" }))
+      .addEdge("a", END)
+      .setEntry("a")
+      .compile({ name: "g", hooks: otel });
+    await g.invoke({}, { hooks: observer });
+    await observer.forceFlush();
+    expect(observer.isolated).to.equal(true);
+    expect(global.getFinishedSpans()).to.deep.equal([]);
+    const sent = langfuseWire.getFinishedSpans();
+    expect(sent.filter(isLangfuseObservationSpan)).to.have.length(1);
+    expect(sent.filter(isPayloadBearing)).to.deep.equal([]);
+    const everything = JSON.stringify(sent.map((s) => s.attributes));
+    expect(everything).to.not.contain(CREDS.secretKey);
+    expect(everything).to.not.contain("private text");
+    // Neither the OTel global slot nor @langfuse/tracing's process-wide slot was written.
+    expect(isGlobalTracerProvider(globalProvider)).to.equal(true);
+    expect(isGlobalTracerProvider(observer.tracerProvider)).to.equal(false);
+    expect(getLangfuseTracerProvider()).to.not.equal(observer.tracerProvider);
+    await observer.shutdown();
+  });
+
+  it("renders the invocation as a Trace without a root observation: id, name, stub input / output, metadata", async () => {
+    const { observer, traces, errors } = recording();
+    const r = await graph().invoke({}, { hooks: observer, correlationId: "corr-1", metadata: { tenantId: "acme", userId: "u-1" } });
+    expect(errors).to.deep.equal([]);
+    const [t, ...rest] = traces();
+    expect(rest).to.deep.equal([]);
+    expect(t!.id).to.equal(r.invocationId.replaceAll("-", ""));
+    expect(t!.name).to.equal("a");
+    expect(t!.userId).to.equal("u-1");
+    expect(t!.sessionId).to.equal(undefined);
+    expect(t!.input).to.deep.equal({ entry_node: "a", correlation_id: "corr-1" });
+    expect(t!.output).to.deep.equal({ final_node: "b", status: "completed" });
+    expect(t!.metadata).to.include({ correlation_id: "corr-1", entry_node: "a", tenantId: "acme", userId: "u-1", implementation_name: "openarmature-typescript" });
+    expect(t!.observations.map((o) => [o.type, o.name, o.metadata["step"], o.metadata["correlation_id"], o.metadata["tenantId"]])).to.deep.equal([
+      ["span", "a", 0, "corr-1", "acme"],
+      ["span", "b", 1, "corr-1", "acme"],
+    ]);
+  });
+
+  it("a non-UUID invocation id maps to the first 16 bytes of its SHA-256, the raw id kept in metadata", async () => {
+    expect(langfuseTraceId("run-42")).to.equal(createHash("sha256").update("run-42").digest("hex").slice(0, 32));
+    expect(langfuseTraceId("3F2504E0-4F89-41D3-9A0C-0305E82C3301")).to.equal("3f2504e04f8941d39a0c0305e82c3301");
+    const { observer, traces } = recording();
+    await graph().invoke({}, { hooks: observer, invocationId: "run-42" });
+    expect(traces()[0]!.id).to.equal(langfuseTraceId("run-42"));
+    expect(traces()[0]!.metadata["invocation_id"]).to.equal("run-42");
+  });
+
+  it("a failure: the node observation at ERROR with the category, the stub output 'failed'", async () => {
+    const { observer, traces } = recording();
+    await graph(true).invoke({}, { hooks: observer }).catch(() => undefined);
+    const t = traces()[0]!;
+    expect(t.output).to.deep.equal({ final_node: "b", status: "failed" });
+    const b = t.observations.find((o) => o.name === "b")!;
+    expect([b.level, b.statusMessage]).to.deep.equal(["ERROR", "node_exception"]);
+  });
+
+  it("trace input / output: the state with disableStatePayload false (capped), a hook's value first, the label as name", async () => {
+    const on = recording({ disableStatePayload: false });
+    await withInvocationLabel("checkout", () => graph().invoke({}, { hooks: on.observer }));
+    const t = on.traces()[0]!;
+    expect(t.name).to.equal("checkout");
+    expect(t.input).to.deep.equal({ v: 0, secret: "" });
+    expect(t.output).to.deep.equal({ v: 2, secret: "the user's private text" });
+    const capped = recording({ disableStatePayload: false, payloadByteCap: 40 });
+    await graph().invoke({}, { hooks: capped.observer });
+    expect(capped.traces()[0]!.output).to.match(/…\[truncated, \d+ bytes total\]$/);
+    const hooked = recording({ traceOutputFromState: (s) => ({ v: (s as { v: number }).v }), traceInputFromState: () => null });
+    await graph().invoke({}, { hooks: hooked.observer });
+    expect(hooked.traces()[0]!.output).to.deep.equal({ v: 2 });
+    expect(hooked.traces()[0]!.input).to.have.keys("entry_node", "correlation_id");
+  });
+
+  it("mode (a): a supplied client is used as is, with a warning only when it is the global provider", async () => {
+    const exporter = new InMemorySpanExporter();
+    const own = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const quiet: LangfuseDiagnostic[] = [];
+    const a = new LangfuseObserver({ client: { tracerProvider: own }, onDiagnostic: (d) => quiet.push(d) });
+    await graph().invoke({}, { hooks: a });
+    expect(quiet).to.deep.equal([]);
+    expect(decodeLangfuseSpans(exporter.getFinishedSpans())).to.have.length(1);
+    trace.setGlobalTracerProvider(own);
+    const warned: LangfuseDiagnostic[] = [];
+    new LangfuseObserver({ client: own, onDiagnostic: (d) => warned.push(d) });
+    expect(warned.map((d) => [d.level, d.eventName])).to.deep.equal([["WARNING", "openarmature.langfuse.shared_provider"]]);
+  });
+
+  it("mode (b): a client handed back on a shared provider is refused when payload would flow, accepted with a warning on opt-out", () => {
+    const shared = new BasicTracerProvider();
+    const factory = () => ({ tracerProvider: shared });
+    const base = { credentials: CREDS, spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()), clientFactory: factory, onDiagnostic: () => {} };
+    let caught: unknown;
+    try {
+      new LangfuseObserver({ ...base, disableProviderPayload: false });
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).to.be.instanceOf(LangfuseProviderIsolationError);
+    expect((caught as LangfuseProviderIsolationError).category).to.equal("langfuse_provider_isolation_unavailable");
+    expect(String((caught as Error).message)).to.not.contain(CREDS.secretKey);
+    const warned: LangfuseDiagnostic[] = [];
+    const ok = new LangfuseObserver({ ...base, disableStatePayload: false, acceptSharedProvider: true, onDiagnostic: (d) => warned.push(d) });
+    expect([ok.isolated, warned.map((d) => d.eventName)]).to.deep.equal([false, ["openarmature.langfuse.isolation_unavailable"]]);
+    // No harvested payload: nothing to refuse, still a warning.
+    const metaOnly: LangfuseDiagnostic[] = [];
+    new LangfuseObserver({ ...base, onDiagnostic: (d) => metaOnly.push(d) });
+    expect(metaOnly).to.have.length(1);
+  });
+
+  it("an LLM call renders one Generation: retries collapse to the terminal attempt, payload only when enabled (§8.4.3, §8.7)", () => {
+    // The spans as the OTel observer emits them for a node whose complete() call retried once.
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+    const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-1", "openarmature.graph.entry_node": "ask", "openarmature.correlation_id": "c" } }, undefined);
+    const rootCtx = trace.setSpan(ROOT_CONTEXT, root);
+    const node = tracer.startSpan("ask", { attributes: { "openarmature.node.name": "ask", "openarmature.correlation_id": "c" } }, rootCtx);
+    const nodeCtx = trace.setSpan(ROOT_CONTEXT, node);
+    const common = { "openarmature.llm.model": "m", "gen_ai.request.temperature": 0.2, "openarmature.llm.input.messages": '[{"content":"hi","role":"user"}]', "openarmature.prompt.name": "greet", "openarmature.prompt.version": "3" };
+    const a0 = tracer.startSpan(LLM_SPAN, { attributes: { ...common, "openarmature.llm.attempt_index": 0, "openarmature.error.category": "provider_unavailable" } }, nodeCtx);
+    a0.end();
+    const a1 = tracer.startSpan(LLM_SPAN, { attributes: { ...common, "openarmature.llm.attempt_index": 1, "openarmature.llm.output.content": "hello", "openarmature.llm.finish_reason": "stop", "openarmature.llm.usage.prompt_tokens": 5, "openarmature.llm.usage.total_tokens": 6, "gen_ai.response.id": "r1" } }, nodeCtx);
+    a1.end();
+    node.end();
+    root.end();
+    const spans = { invocationId: "run-1", main: exporter.getFinishedSpans(), detached: new Map() };
+    const render = (disableProviderPayload: boolean) => renderInvocation(spans, {}, { disableProviderPayload })[0]!.observations[0]!.children;
+    const [gen, ...more] = render(false);
+    expect(more).to.deep.equal([]);
+    expect(gen).to.deep.include({ type: "generation", name: LLM_SPAN, level: "DEFAULT", model: "m", output: "hello", input: [{ content: "hi", role: "user" }] });
+    expect(gen!.startTime).to.deep.equal(a0Start(spans.main));
+    expect(gen!.usageDetails).to.deep.equal({ input: 5, total: 6 });
+    expect(gen!.modelParameters).to.deep.equal({ temperature: 0.2 });
+    expect(gen!.metadata).to.deep.include({ finish_reason: "stop", response_id: "r1", prompt: { name: "greet", version: "3" } });
+    const [quiet] = render(true);
+    expect([quiet!.input, quiet!.output, quiet!.usageDetails]).to.deep.equal([undefined, undefined, { input: 5, total: 6 }]);
+    expect(renderInvocation(spans, {}, { disableLlmSpans: true })[0]!.observations[0]!.children).to.deep.equal([]);
+  });
+});
+
+function a0Start(spans: readonly { name: string; attributes: Record<string, unknown>; startTime: unknown }[]): unknown {
+  return spans.find((s) => s.name === LLM_SPAN && s.attributes["openarmature.llm.attempt_index"] === 0)!.startTime;
+}
