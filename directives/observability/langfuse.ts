@@ -70,6 +70,7 @@ export const OBSERVATION_ENTRY: Shape = Shapes.recursive((self) =>
       modelParameters: METADATA,
       input: Shapes.document(),
       output: Shapes.document(),
+      input_parses_as_messages: Shapes.document(),
       children: Shapes.list("unordered", self),
     },
   }),
@@ -84,7 +85,8 @@ export const TRACE_ENTRY: Shape = Shapes.named({
 function view(t: RecordedTrace): Record<string, unknown> {
   const obs = (o: RecordedTrace["observations"][number]): Record<string, unknown> => {
     const { startTime: _t, children, ...rest } = o;
-    return { ...rest, metadata_absent: o.metadata, usage: o.usageDetails, children: children.map(obs) };
+    // input_parses_as_messages (fixture 023): the Generation input, parsed back to the message list.
+    return { ...rest, metadata_absent: o.metadata, usage: o.usageDetails, input_parses_as_messages: o.input, children: children.map(obs) };
   };
   return { ...t, observations: t.observations.map(obs) };
 }

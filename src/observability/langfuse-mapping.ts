@@ -289,13 +289,19 @@ function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: Langfu
   count("output", "openarmature.llm.usage.completion_tokens", "gen_ai.usage.output_tokens");
   count("total", "openarmature.llm.usage.total_tokens");
   const model = a["openarmature.llm.model"] ?? a["gen_ai.request.model"];
-  // ERROR (a hard failure) wins over the token-budget WARNING (§8.4.3).
+  // ERROR (a hard failure) wins over the token-budget WARNING (§8.4.3), which names the bound(s) crossed.
   const warning = base.level !== "ERROR" && exceeded === true;
+  const crossed: string[] = [];
+  const over = (bound: string, actual: number | undefined, max: unknown): void => {
+    if (typeof actual === "number" && typeof max === "number" && actual > max) crossed.push(`${bound} ${actual} > ${max}`);
+  };
+  over("input", usage["input"], budget["input_max_tokens"]);
+  over("total", usage["total"] ?? (usage["input"] !== undefined && usage["output"] !== undefined ? usage["input"] + usage["output"] : undefined), budget["total_max_tokens"]);
   return {
     ...base,
     type: "generation",
     startTime: first.startTime,
-    ...(warning ? { level: "WARNING" as const, statusMessage: "token budget exceeded" } : {}),
+    ...(warning ? { level: "WARNING" as const, statusMessage: `token budget exceeded${crossed.length ? `: ${crossed.join(", ")}` : ""}` } : {}),
     metadata,
     ...(typeof model === "string" ? { model } : {}),
     ...(Object.keys(modelParameters).length > 0 ? { modelParameters } : {}),

@@ -202,6 +202,23 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect([quiet!.input, quiet!.output, quiet!.usageDetails]).to.deep.equal([undefined, undefined, { input: 5, total: 6 }]);
     expect(renderInvocation(spans, {}, { disableLlmSpans: true })[0]!.observations[0]!.children).to.deep.equal([]);
   });
+
+  it("an over-budget call: WARNING naming the bound, the flat exceeded flag; a hard failure keeps ERROR and the flag (§8.4.3)", () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+    const gen = (extra: Record<string, string | number | boolean>) => {
+      exporter.reset();
+      const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-2", "openarmature.graph.entry_node": "n" } });
+      const llm = tracer.startSpan(LLM_SPAN, { attributes: { "openarmature.llm.usage.prompt_tokens": 20, "openarmature.prompt.token_budget.input_max_tokens": 10, "openarmature.llm.token_budget.exceeded": true, ...extra } }, trace.setSpan(ROOT_CONTEXT, root));
+      llm.end();
+      root.end();
+      return renderInvocation({ invocationId: "run-2", main: exporter.getFinishedSpans(), detached: new Map() }, {})[0]!.observations[0]!;
+    };
+    const ok = gen({});
+    expect([ok.level, ok.statusMessage, ok.metadata["token_budget_exceeded"], ok.metadata["token_budget"]]).to.deep.equal(["WARNING", "token budget exceeded: input 20 > 10", true, { input_max_tokens: 10 }]);
+    const failed = gen({ "openarmature.error.category": "structured_output_invalid" });
+    expect([failed.level, failed.statusMessage, failed.metadata["token_budget_exceeded"]]).to.deep.equal(["ERROR", "structured_output_invalid", true]);
+  });
 });
 
 function a0Start(spans: readonly { name: string; attributes: Record<string, unknown>; startTime: unknown }[]): unknown {
