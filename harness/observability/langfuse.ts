@@ -11,6 +11,7 @@
 import { trace, type HrTime, type TracerProvider } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { LangfuseOtelSpanAttributes as L } from "@langfuse/core";
+import { setLangfuseTracerProvider } from "@langfuse/tracing";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { Facet } from "../../src/conformance/observation.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
@@ -269,10 +270,26 @@ export function useLangfuseCapture(ctx: ConfigureContext): LangfuseCaptureState 
     onChildRunEnd: (r, e) => state.observer.onChildRunEnd(r, e),
     onMetadataAugmented: (a) => state.observer.onMetadataAugmented(a),
   });
+  // Global state the call must leave alone (observability §6): the OTel global provider and
+  // @langfuse/tracing's process-wide provider slot. A change fails the call; both are put back.
+  let before: { otel: TracerProvider; langfuse: TracerProvider | null } | undefined;
   hooks.beforeCall.push(() => {
     state.exporter.reset();
     state.errors.length = 0;
     state.invocations.length = 0;
+    before = { otel: globalDelegate(), langfuse: langfuseSlot() };
+  });
+  hooks.afterCall.push(() => {
+    if (!before) return;
+    if (langfuseSlot() !== before.langfuse) {
+      state.errors.push("the call set @langfuse/tracing's process-wide TracerProvider slot (observability §6 forbids it)");
+      setLangfuseTracerProvider(before.langfuse);
+    }
+    const now = globalDelegate();
+    const harness = global.provider; // caller_global_otel_active's own registration
+    if (now !== before.otel && now !== harness && before.otel !== harness) {
+      state.errors.push("the call registered a global OTel TracerProvider (observability §6 forbids it)");
+    }
   });
   const global = ctx.slot(GlobalOtelSlot);
   hooks.afterCall.push(async (call) => {
@@ -304,6 +321,18 @@ export function capturedLangfuseAll(obs: Observation, ctx: CheckContext): Captur
 /** The traces the observation covers, or null when already reported. */
 export function capturedLangfuse(obs: Observation, ctx: CheckContext): readonly RecordedTrace[] | null {
   return capturedLangfuseAll(obs, ctx)?.traces ?? null;
+}
+
+/** The provider the OTel global slot delegates to (the proxy when none is registered). */
+function globalDelegate(): TracerProvider {
+  const proxy = trace.getTracerProvider() as TracerProvider & { getDelegate?: () => TracerProvider };
+  return proxy.getDelegate?.() ?? proxy;
+}
+
+/** @langfuse/tracing's process-wide provider slot (null when unset). */
+function langfuseSlot(): TracerProvider | null {
+  const state = (globalThis as Record<symbol, { isolatedTracerProvider?: TracerProvider | null } | undefined>)[Symbol.for("langfuse")];
+  return state?.isolatedTracerProvider ?? null;
 }
 
 /** A provider carrying only `exporter` (a test helper for a supplied-client case). */

@@ -91,7 +91,10 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
   "stream_body", "arguments",
   // harness: a transmission's inbound payload is free-form data the harness builds state from
   // (harness §3); only its `session_id` / `signal_id` are read.
-  "payload"]);
+  "payload",
+  // harness-chat: the message a chat turn sends is the caller's input; a case sending a malformed
+  // one (010) expects chat_message_shape_invalid, which a retyped message raises as well.
+  "user_message"]);
 
 /**
  * Keys whose own value is data the run compares against (a condition's `equals`): retyping it may
@@ -99,7 +102,7 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
  */
 // A mock's response `body` is a wire payload: retyped whole, it is another body the provider must
 // handle (retrieval-provider 050: a malformed body retyped is still malformed, same error).
-const DATA_VALUES = new Set(["equals", "body"]);
+const DATA_VALUES = new Set(["equals", "body", "user_message"]);
 
 interface Mutant {
   readonly text: string;
