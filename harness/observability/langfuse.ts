@@ -18,6 +18,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { LangfuseObserver, type LangfuseClient, type LangfuseClientFactory, type LangfuseCredentials, type LangfuseObserverOptions } from "../../src/observability/langfuse.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
+import type { InvocationHooks } from "../../src/graph/index.ts";
 import { currentSessionId } from "../../src/sessions/context.ts";
 import { useOtelCapture, type OtelCaptureState } from "./capture.ts";
 import { GlobalOtelSlot } from "./global-otel.ts";
@@ -269,7 +270,8 @@ export function useLangfuseCapture(ctx: ConfigureContext): LangfuseCaptureState 
     onChildRunStart: (r) => state.observer.onChildRunStart(r),
     onChildRunEnd: (r, e) => state.observer.onChildRunEnd(r, e),
     onMetadataAugmented: (a) => state.observer.onMetadataAugmented(a),
-  });
+    onTypedEvent: (e: unknown) => state.observer.onTypedEvent(e),
+  } as InvocationHooks);
   // Global state the call must leave alone (observability §6): the OTel global provider and
   // @langfuse/tracing's process-wide provider slot. A change fails the call; both are put back.
   let before: { otel: TracerProvider; langfuse: TracerProvider | null } | undefined;

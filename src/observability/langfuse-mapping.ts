@@ -174,7 +174,11 @@ function renderTrace(
       .filter((c) => !(options.disableLlmSpans && c.last.name === LLM_SPAN))
       .map(({ first, last }) => observe(last, first));
   const observe = (s: ReadableSpan, first: ReadableSpan = s): LangfuseObservation =>
-    s.name === LLM_SPAN ? renderGeneration(s, first, children(s), options) : renderObservation(s, children(s), detachedIds);
+    s.name === LLM_SPAN
+      ? renderGeneration(s, first, children(s), options)
+      : PROVIDER_TYPES[s.name]
+        ? renderProviderCall(s, PROVIDER_TYPES[s.name]!, children(s), options)
+        : renderObservation(s, children(s), detachedIds);
   const a = root.attributes;
   const metadata: Record<string, unknown> = { ...userMetadata(a), ...pick(a, TRACE_KEYS) };
   if (detached) metadata["detached_from_invocation_id"] = a[Attr.invocationId];
@@ -308,5 +312,67 @@ function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: Langfu
     usageDetails: usage,
     ...(payload && a["openarmature.llm.input.messages"] !== undefined ? { input: parsedPayload(a["openarmature.llm.input.messages"]) } : {}),
     ...(payload && a["openarmature.llm.output.content"] !== undefined ? { output: a["openarmature.llm.output.content"] } : {}),
+  };
+}
+
+/** §8.4.5–§8.4.7: the provider-call spans with a dedicated Langfuse observation type. */
+const PROVIDER_TYPES: Readonly<Record<string, LangfuseObservationType>> = {
+  "openarmature.embedding.complete": "embedding",
+  "openarmature.rerank.complete": "retriever",
+  "openarmature.tool.call": "tool",
+};
+
+/** §8.4.5–§8.4.7 identity metadata: OA attribute → `openarmature_<name>` metadata key. */
+const PROVIDER_METADATA: Readonly<Record<string, string>> = {
+  "openarmature.embedding.input_count": "openarmature_input_count",
+  "openarmature.embedding.dimensions": "openarmature_dimensions",
+  "openarmature.rerank.query_length": "openarmature_query_length",
+  "openarmature.rerank.document_count": "openarmature_document_count",
+  "openarmature.rerank.top_k": "openarmature_top_k",
+  "openarmature.rerank.result_count": "openarmature_result_count",
+  "openarmature.tool.name": "openarmature_tool_name",
+  "openarmature.tool.call_id": "openarmature_tool_call_id",
+};
+
+/** The payload attributes of each type: the observation's input / output when the payload flag is off. */
+const PROVIDER_PAYLOAD: Readonly<Record<string, { input?: string; output?: string }>> = {
+  embedding: { input: "openarmature.embedding.input.strings" },
+  retriever: { input: "openarmature.rerank.query", output: "openarmature.rerank.results" },
+  tool: { input: "openarmature.tool.arguments", output: "openarmature.tool.result" },
+};
+
+/**
+ * An Embedding / Retriever / Tool observation (§8.4.5–§8.4.7): model and usageDetails (only the
+ * figures reported), identity metadata, payload only with this observer's flag off; a failure at
+ * ERROR with the category, its error_type always and its error_message only with the payload on
+ * (the exception the span recorded).
+ */
+function renderProviderCall(s: ReadableSpan, type: LangfuseObservationType, children: LangfuseObservation[], options: RenderOptions): LangfuseObservation {
+  const a = s.attributes;
+  const base = renderObservation(s, children, new Map());
+  const metadata: Record<string, unknown> = { ...base.metadata };
+  for (const [from, to] of Object.entries(PROVIDER_METADATA)) if (a[from] !== undefined) metadata[to] = a[from];
+  if (a["gen_ai.response.id"] !== undefined) metadata["openarmature_response_id"] = a["gen_ai.response.id"];
+  const payload = options.disableProviderPayload === false;
+  const exception = s.events.find((e) => e.name === "exception")?.attributes;
+  if (base.level === "ERROR" && exception) {
+    if (exception["exception.type"] !== undefined) metadata["error_type"] = exception["exception.type"];
+    if (payload && exception["exception.message"] !== undefined) metadata["error_message"] = exception["exception.message"];
+  }
+  const usageDetails: Record<string, number> = {};
+  if (typeof a["gen_ai.usage.input_tokens"] === "number") usageDetails["input"] = a["gen_ai.usage.input_tokens"];
+  if (typeof a["openarmature.rerank.search_units"] === "number") usageDetails["searchUnits"] = a["openarmature.rerank.search_units"];
+  const model = a["gen_ai.response.model"] ?? a["gen_ai.request.model"];
+  const io = PROVIDER_PAYLOAD[type] ?? {};
+  const input = payload && io.input !== undefined ? a[io.input] : undefined;
+  const output = payload && io.output !== undefined && base.level !== "ERROR" ? a[io.output] : undefined;
+  return {
+    ...base,
+    type,
+    metadata,
+    ...(type !== "tool" ? { usageDetails } : {}),
+    ...(type !== "tool" && typeof model === "string" ? { model } : {}),
+    ...(input !== undefined ? { input: parsedPayload(input) } : {}),
+    ...(output !== undefined ? { output: parsedPayload(output) } : {}),
   };
 }

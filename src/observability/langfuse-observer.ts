@@ -25,7 +25,7 @@ import { LangfuseSpanProcessor } from "@langfuse/otel";
 import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../graph/index.ts";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
 import { renderInvocation, type LangfuseObservation, type LangfuseTrace } from "./langfuse-mapping.ts";
-import { OTelObserver } from "./otel-observer.ts";
+import { OTelObserver, type OTelObserverOptions } from "./otel-observer.ts";
 import { DEFAULT_PAYLOAD_BYTE_CAP, truncatePayload } from "./truncation.ts";
 
 /** Langfuse credentials (mode (b)). */
@@ -215,13 +215,17 @@ export class LangfuseObserver implements InvocationHooks {
       }
     }
     this.#tracer = this.tracerProvider.getTracer(LANGFUSE_TRACER_NAME);
-    this.#otel = new OTelObserver({
+    // Provider-call payload attributes are recorded privately only when this observer emits them
+    // (its own flag, §8.9); an OTel observer without such options ignores the extra keys.
+    const privateOtel: OTelObserverOptions & { disableProviderPayload?: boolean } = {
+      disableProviderPayload: this.disableProviderPayload,
       spanProcessors: [this.#collector],
       ...(options.detachedSubgraphs ? { detachedSubgraphs: options.detachedSubgraphs } : {}),
       ...(options.detachedFanOuts ? { detachedFanOuts: options.detachedFanOuts } : {}),
       payloadByteCap: this.payloadByteCap,
       onError: this.#onError,
-    });
+    };
+    this.#otel = new OTelObserver(privateOtel);
   }
 
   /** Which harvested payload this configuration emits (a phrase), or undefined when none (§6 payload-leak invariant). */
@@ -286,6 +290,14 @@ export class LangfuseObserver implements InvocationHooks {
 
   onMetadataAugmented(a: MetadataAugmentation): void {
     this.#otel.onMetadataAugmented(a);
+  }
+
+  /**
+   * Typed provider events (LLM, embedding, rerank, tool calls), where the engine delivers them:
+   * handed to the private OTel observer, whose provider-call spans the §8.4.3–§8.4.7 rows read.
+   */
+  onTypedEvent(event: unknown): void {
+    (this.#otel as { onTypedEvent?: (e: unknown) => void }).onTypedEvent?.(event);
   }
 
   onInvocationEnd(info: InvocationInfo, end: InvocationEnd): void {

@@ -219,6 +219,26 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     const failed = gen({ "openarmature.error.category": "structured_output_invalid" });
     expect([failed.level, failed.statusMessage, failed.metadata["token_budget_exceeded"]]).to.deep.equal(["ERROR", "structured_output_invalid", true]);
   });
+
+  it("embedding / rerank / tool spans render their dedicated types; a failure keeps error_type, its message only with payload on (§8.4.5–§8.4.7)", () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+    const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-3", "openarmature.graph.entry_node": "n" } });
+    const ctx = trace.setSpan(ROOT_CONTEXT, root);
+    const emb = tracer.startSpan("openarmature.embedding.complete", { attributes: { "gen_ai.request.model": "e", "gen_ai.response.model": "e-v2", "openarmature.embedding.input_count": 2, "openarmature.embedding.input.strings": '["a","b"]' } }, ctx);
+    emb.end();
+    const rr = tracer.startSpan("openarmature.rerank.complete", { attributes: { "gen_ai.request.model": "r", "openarmature.error.category": "provider_unavailable" } }, ctx);
+    rr.recordException({ name: "ProviderUnavailableError", message: "upstream said no" });
+    rr.end();
+    root.end();
+    const spans = { invocationId: "run-3", main: exporter.getFinishedSpans(), detached: new Map() };
+    const render = (disableProviderPayload: boolean) => renderInvocation(spans, {}, { disableProviderPayload })[0]!.observations;
+    const [e, r] = render(false);
+    expect([e!.type, e!.model, e!.input, e!.usageDetails, e!.metadata["openarmature_input_count"]]).to.deep.equal(["embedding", "e-v2", ["a", "b"], {}, 2]);
+    expect([r!.type, r!.level, r!.statusMessage, r!.metadata["error_type"], r!.metadata["error_message"], r!.output]).to.deep.equal(["retriever", "ERROR", "provider_unavailable", "ProviderUnavailableError", "upstream said no", undefined]);
+    const [e2, r2] = render(true);
+    expect([e2!.input, r2!.metadata["error_type"], r2!.metadata["error_message"]]).to.deep.equal([undefined, "ProviderUnavailableError", undefined]);
+  });
 });
 
 function a0Start(spans: readonly { name: string; attributes: Record<string, unknown>; startTime: unknown }[]): unknown {
