@@ -5,12 +5,10 @@
  */
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
-import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
-import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import { describeCall } from "../../harness/prompts/facets.ts";
 import { callRecord, matchPromptRecord, returned } from "../../harness/prompts/reading.ts";
 import { CALL_EXPECTED } from "./case.ts";
+import { checkRaises, RAISES_SCHEMA } from "../../harness/graph/carries.ts";
 
 const HOME = "prompt-management";
 
@@ -29,59 +27,18 @@ export class PromptAssertion {
 @directive({ name: "prompt_result", at: CALL_EXPECTED, home: HOME, summary: "the PromptResult the call returned" })
 export class PromptResultAssertion extends PromptAssertion {}
 
-function fieldOf(error: unknown, field: string): unknown {
-  return typeof error === "object" && error !== null ? (error as Record<string, unknown>)[field] : undefined;
-}
-
-/**
- * `carries` (conformance-adapter §5.13): a bare field is exact (a subset match for a mapping), the
- * `_present` suffix asserts presence, `_mentions` a substring (or each of a non-empty list).
- */
-export function checkCarries(error: unknown, carries: Readonly<Record<string, unknown>>, ctx: CheckContext, base: string): void {
-  for (const [key, expected] of Object.entries(carries)) {
-    const label = `${base}.${key}`;
-    if (key.endsWith("_present")) {
-      const field = key.slice(0, -"_present".length);
-      const v = fieldOf(error, field);
-      const isPresent = v !== undefined && v !== null;
-      if (isPresent !== expected) ctx.fail(`expected the error's '${field}' to be ${expected ? "present" : "absent"}`, { path: label, expected, actual: v ?? null });
-    } else if (key.endsWith("_mentions")) {
-      const field = key.slice(0, -"_mentions".length);
-      const list = Array.isArray(expected) ? expected : [expected];
-      if (list.length === 0) throw new FixtureSchemaInvalid(`'${key}' needs a non-empty list of substrings`, ctx.locate([...ctx.self.path, "carries", key]));
-      const v = fieldOf(error, field);
-      for (const s of list) {
-        if (typeof v !== "string" || !v.includes(String(s))) ctx.fail(`expected the error's '${field}' to mention ${JSON.stringify(s)}`, { path: label, expected: s, actual: v ?? null });
-      }
-    } else if (!(typeof error === "object" && error !== null && key in error)) {
-      ctx.fail(`the raised error exposes no field '${key}'`, { path: label });
-    } else {
-      ctx.match(expected, fieldOf(error, key), Shapes.record(), label);
-    }
-  }
-}
-
-/** `raises: {category, carries?}` — the operation raised a categorized error instead of returning. */
+/** `raises: {category, carries?}` (§5.8) — the operation raised a categorized error instead of returning (the general check, `harness/graph/carries.ts`). */
 @directive({ name: "raises", at: CALL_EXPECTED, home: HOME, summary: "the call raised a categorized error" })
 export class RaisesAssertion {
   readonly scope = "call" as const;
-  readonly schema = {
-    type: "object",
-    required: ["category"],
-    additionalProperties: false,
-    properties: { category: { type: "string" }, carries: { type: "object", minProperties: 1 } },
-  };
+  readonly schema = RAISES_SCHEMA;
   check(value: { category: string; carries?: Record<string, unknown> }, obs: Observation, ctx: CheckContext): void {
     const r = callRecord(obs, ctx);
     if (r.error === undefined) {
       ctx.fail(`expected the ${r.operation} to raise ${value.category}, but it returned`, { path: ctx.label, expected: value.category, actual: null });
       return;
     }
-    const category = fieldOf(r.error, "category");
-    if (category !== value.category) {
-      ctx.fail(`expected category ${value.category}, but ${describeCall(r)}`, { path: `${ctx.label}.category`, expected: value.category, actual: category ?? null });
-    }
-    if (value.carries) checkCarries(r.error, value.carries, ctx, `${ctx.label}.carries`);
+    checkRaises(value, r.error, ctx);
   }
 }
 

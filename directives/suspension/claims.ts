@@ -247,42 +247,68 @@ export class CollectModeParallelBranchesSuspendRejectedAtRuntime {
 }
 
 /** The parallel-branches node declaration of the case (fixture `nodes` entry), by node name. */
-function branchesDeclaration(ctx: CheckContext, node: string): Record<string, { outputs?: Record<string, string> }> | undefined {
-  const nodes = ctx.caseSpec.entries.find((e) => e.key === "nodes")?.value as Record<string, { parallel_branches?: { branches?: Record<string, { outputs?: Record<string, string> }> } }> | undefined;
-  return nodes?.[node]?.parallel_branches?.branches;
+type Branches = Record<string, { outputs?: Record<string, string> }>;
+type NodesDecl = Record<string, { parallel_branches?: { branches?: Branches } }>;
+
+/**
+ * The parallel-branches node a suspension's resume point names, wherever it is declared: in the
+ * case's own graph (resume point at depth 0) or in a subgraph declaration (deeper) — with, for a
+ * subgraph, its declared field defaults. The 008 claims hold by their plain meaning at any depth,
+ * not only for a parallel-branches node of the outermost graph (the composite 008 uses).
+ */
+function branchesDeclaration(ctx: CheckContext, rp: { readonly nodeName: string; readonly namespace: readonly string[] }): { branches: Branches; defaults: Record<string, unknown> | null } | undefined {
+  if (rp.namespace.length === 0) {
+    const nodes = ctx.caseSpec.entries.find((e) => e.key === "nodes")?.value as NodesDecl | undefined;
+    const branches = nodes?.[rp.nodeName]?.parallel_branches?.branches;
+    return branches ? { branches, defaults: null } : undefined;
+  }
+  for (const decl of ctx.caseSpec.subgraphs.values()) {
+    const branches = (decl.body["nodes"] as NodesDecl | undefined)?.[rp.nodeName]?.parallel_branches?.branches;
+    if (!branches) continue;
+    const fields = ((decl.body["state"] as { fields?: Record<string, { default?: unknown }> } | undefined)?.fields ?? {}) as Record<string, { default?: unknown }>;
+    return { branches, defaults: Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.default ?? null])) };
+  }
+  return undefined;
 }
 
-/** 008: one branch's suspend suspended the parallel-branches node as a whole. */
+/** 008: one branch's suspend suspended the parallel-branches node as a whole (the resume point is that node; the call sat inside it). */
 @directive({ name: "single_branch_suspend_suspends_whole_parallel_branches", at: "invariant", home: HOME })
 export class SingleBranchSuspendSuspendsWholeParallelBranches {
   readonly schema = BOOL;
   check(value: boolean, obs: Observation, ctx: CheckContext): void {
     const s = firstSuspended(callViews(obs, ctx))?.suspended;
-    const ok = s !== undefined && branchesDeclaration(ctx, s.nodeName) !== undefined && s.namespace.length > 1 && s.record.resumePoint.nodeName === s.nodeName;
-    claim(ctx, value, ok, () => `suspended outcome: ${show(s && { nodeName: s.nodeName, namespace: s.namespace })}`);
+    const rp = s?.record.resumePoint;
+    const depth = rp?.namespace.length ?? 0;
+    const ok = s !== undefined && rp !== undefined && branchesDeclaration(ctx, rp) !== undefined && s.namespace.length > depth + 1 && s.namespace[depth] === rp.nodeName;
+    claim(ctx, value, ok, () => `suspended outcome: ${show(s && { nodeName: s.nodeName, namespace: s.namespace, resumePoint: rp })}`);
   }
 }
 
-/** 008: the sibling branches' contributions were discarded — their output fields kept their defaults. */
+/**
+ * 008: the sibling branches' contributions were discarded — in the state of the graph that owns
+ * the parallel-branches node at the suspension point (the outermost state, or the paused record's
+ * state for a nested node), their output fields kept their defaults.
+ */
 @directive({ name: "siblings_cancelled_under_fail_fast", at: "invariant", home: HOME })
 export class SiblingsCancelledUnderFailFast {
   readonly schema = BOOL;
   check(value: boolean, obs: Observation, ctx: CheckContext): void {
     const c = firstSuspended(callViews(obs, ctx));
     const s = c?.suspended;
-    const branches = s ? branchesDeclaration(ctx, s.nodeName) : undefined;
+    const decl = s ? branchesDeclaration(ctx, s.record.resumePoint) : undefined;
     const graph = c?.obs.tryGet(F.RootGraph);
-    if (!c || !s || !branches || !graph || c.result.kind !== "suspended") {
+    if (!c || !s || !decl || !graph || c.result.kind !== "suspended") {
       claim(ctx, value, false, () => "no suspended parallel-branches call in the block");
       return;
     }
-    const defaults = graph.schema.create({}) as Readonly<StateRecord>;
+    const defaults = decl.defaults ?? (graph.schema.create({}) as Readonly<StateRecord>);
+    const state = decl.defaults === null ? c.result.state : s.record.state;
     const suspendingBranch = s.branchName;
     const leaked: string[] = [];
-    for (const [name, b] of Object.entries(branches)) {
+    for (const [name, b] of Object.entries(decl.branches)) {
       if (name === suspendingBranch) continue;
       for (const field of Object.keys(b.outputs ?? {})) {
-        if (!valuesEqual(c.result.state[field], defaults[field])) leaked.push(`${name} → ${field} = ${show(c.result.state[field])}`);
+        if (!valuesEqual(state[field], defaults[field])) leaked.push(`${name} → ${field} = ${show(state[field])}`);
       }
     }
     claim(ctx, value, leaked.length === 0, () => `sibling contributions merged: ${leaked.join(", ")}`);

@@ -7,6 +7,7 @@
  */
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import { Shapes } from "../../src/conformance/matcher/index.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import { causeChain } from "./reading.ts";
 
 /** JSON Schema of a `carries` block: a non-empty mapping; a `_mentions` key takes a string or a non-empty list. */
@@ -31,20 +32,67 @@ export function categorizedLink(error: unknown): Record<string, unknown> & Error
   return link.error as Record<string, unknown> & Error;
 }
 
-/** Check `carries` against the fields of `err`; mismatches are labelled `<label>.<key>`. */
-export function checkCarries(carries: Readonly<Record<string, unknown>>, err: Record<string, unknown> & Error, ctx: CheckContext, label: string): void {
+/** A field the error exposes: its TypeScript name (`fromVersion`) or the spec's (`from_version`). */
+function exposed(err: unknown, field: string): { has: boolean; value: unknown } {
+  if (typeof err !== "object" || err === null) return { has: false, value: undefined };
+  const e = err as Record<string, unknown>;
+  const c = camel(field);
+  if (c in e) return { has: true, value: e[c] };
+  if (field in e) return { has: true, value: e[field] };
+  return { has: false, value: undefined };
+}
+
+/**
+ * Check `carries` (§5.13) against the fields `err` exposes; mismatches are labelled `<label>.<key>`.
+ * The one implementation behind every raised-error assertion (`expected_error`, `raises`, ...): a
+ * bare field is exact, a mapping-valued one by the keys written (a record, §8.4); `_present` is
+ * non-null presence; `_mentions` contains each substring (an empty list is a fixture error).
+ */
+export function checkCarries(carries: Readonly<Record<string, unknown>>, err: unknown, ctx: CheckContext, label: string): void {
+  const what = err instanceof Error ? err.name : "raised error";
   for (const [key, want] of Object.entries(carries)) {
     const sub = `${label}.${key}`;
     const flavor = key.endsWith("_present") ? "present" : key.endsWith("_mentions") ? "mentions" : "value";
     const field = flavor === "value" ? key : key.slice(0, key.lastIndexOf("_"));
-    const has = camel(field) in err || field in err;
-    const got = camel(field) in err ? err[camel(field)] : err[field];
-    if (flavor === "present") ctx.match(want, has && got !== null && got !== undefined, null, sub);
-    else if (!has) ctx.fail(`${sub}: the ${err.name} exposes no field '${field}'`, { path: sub, expected: want });
-    else if (flavor === "mentions") {
-      for (const m of Array.isArray(want) ? want : [want]) {
-        if (!String(got).includes(String(m))) ctx.fail(`${sub}: ${JSON.stringify(got)} does not mention ${JSON.stringify(m)}`, { path: sub, expected: m, actual: got });
-      }
-    } else ctx.match(want, got, want !== null && typeof want === "object" && !Array.isArray(want) ? Shapes.named() : null, sub);
+    const { has, value: got } = exposed(err, field);
+    if (flavor === "present") {
+      const present = has && got !== null && got !== undefined;
+      if (present !== want) ctx.fail(`expected the error's '${field}' to be ${want === true ? "present" : "absent"}`, { path: sub, expected: want, actual: got ?? null });
+      continue;
+    }
+    if (flavor === "mentions") {
+      const list = Array.isArray(want) ? want : [want];
+      if (list.length === 0) throw new FixtureSchemaInvalid(`'${key}' needs a non-empty list of substrings (§5.13)`, ctx.locate(ctx.self.path));
+      if (!has) ctx.fail(`the ${what} exposes no field '${field}'`, { path: sub, expected: want });
+      else for (const m of list) if (typeof got !== "string" || !got.includes(String(m))) ctx.fail(`expected the error's '${field}' to mention ${JSON.stringify(m)}`, { path: sub, expected: m, actual: got ?? null });
+      continue;
+    }
+    if (!has) ctx.fail(`the ${what} exposes no field '${field}'`, { path: sub, expected: want });
+    else ctx.match(want, got, Shapes.record(), sub);
   }
 }
+
+/** The category identifier an error carries itself (`raises` compares it; not the §5.8 rule). */
+export function ownCategory(err: unknown): string | null {
+  const c = typeof err === "object" && err !== null ? (err as { category?: unknown }).category : undefined;
+  return typeof c === "string" ? c : null;
+}
+
+/**
+ * `raises: {category, carries}` (conformance-adapter §5.8) on an operation that raised `err`: the
+ * error's own category identifier equals `category`, and `carries` follows §5.13. One
+ * implementation for every directory that asserts an operation's raise (llm-provider, testing,
+ * prompt-management); each reads its operation's error and reports "it returned" itself.
+ */
+export function checkRaises(value: { readonly category: string; readonly carries?: Readonly<Record<string, unknown>> }, err: unknown, ctx: CheckContext, label = ctx.label): void {
+  ctx.match(value.category, ownCategory(err), null, `${label}.category`);
+  if (value.carries !== undefined) checkCarries(value.carries, err, ctx, `${label}.carries`);
+}
+
+/** The schema of `raises: {category, carries?}`: no other sub-key is defined (§5.8). */
+export const RAISES_SCHEMA = {
+  type: "object",
+  required: ["category"],
+  additionalProperties: false,
+  properties: { category: { type: "string", minLength: 1 }, carries: CARRIES_SCHEMA },
+} as const;

@@ -40,7 +40,7 @@ function mergeHooks(list: readonly InvocationHooks[]): InvocationHooks {
     },
   };
   // The synchronous lifecycle hooks (observability's OTel capture), only when some hook has them.
-  const sync = ["onInvocationStart", "onInvocationEnd", "onNodeEvent", "onChildRunStart", "onChildRunEnd", "onMetadataAugmented"] as const;
+  const sync = ["onInvocationStart", "onInvocationEnd", "onNodeEvent", "onChildRunStart", "onChildRunEnd", "onMetadataAugmented", "onTypedEvent"] as const;
   for (const name of sync) {
     const withIt = list.filter((h) => h[name] !== undefined);
     if (withIt.length === 0) continue;

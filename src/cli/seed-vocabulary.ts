@@ -154,7 +154,7 @@ const ROWS: ReadonlyArray<SeedRow> = [
   d("5.8", "expected_error", ["case", "invocation"]),
   ...sub("5.8", "expected_error", "case", ["category", "message", "cause_message", "raised_from", "recoverable_state", "cause", "raised_at", "carries"]),
   // prompt-management resolves a call's expected: keys at its own position (prompt_call_expected).
-  d("5.8", "raises", ["expected", "prompt_call_expected"], { waits: "llm-provider" }),
+  d("5.8", "raises", ["expected", "prompt_call_expected"], { waits: "llm-provider", forms: [{ category: "structured_output_invalid", carries: { output_content: "x", finish_reason_present: true } }, { category: "prompt_render_error" }] }),
   d("5.8", "expected_compile_error", "case"),
   d("5.8", "expected_compile_warning", "case"),
   // suspension
@@ -353,5 +353,5 @@ const FORMS: Readonly<Record<string, ReadonlyArray<unknown>>> = {
 };
 
 export const SEED_ROWS: ReadonlyArray<SeedRow> = ROWS.map((row) =>
-  row.of === undefined && !row.structural && FORMS[row.name] !== undefined ? { ...row, forms: FORMS[row.name] } : row,
+  row.of === undefined && !row.structural && row.forms === undefined && FORMS[row.name] !== undefined ? { ...row, forms: FORMS[row.name] } : row,
 );

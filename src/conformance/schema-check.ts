@@ -99,6 +99,8 @@ function describe(err: ErrorObject | undefined): string {
       const p = err.params as { key: string; why: string };
       return `has the retired key '${p.key}'${at}: ${p.why}`;
     }
+    case "minItems":
+      return (err.params as { limit: number }).limit === 1 ? `must be a non-empty list${at}` : `${err.message ?? "is invalid"}${at}`;
     case "enum":
       return `must be one of ${JSON.stringify((err.params as { allowedValues: unknown[] }).allowedValues)}${at}`;
     default:

@@ -169,16 +169,23 @@ function renderTrace(
     if (!l) kids.set(p, (l = []));
     l.push(s);
   }
-  const children = (s: ReadableSpan): LangfuseObservation[] =>
+  const children = (s: ReadableSpan, parent: LangfuseObservation | undefined): LangfuseObservation[] =>
     collapseRetries(kids.get(spanId(s)) ?? [])
       .filter((c) => !(options.disableLlmSpans && c.last.name === LLM_SPAN))
-      .map(({ first, last }) => observe(last, first));
-  const observe = (s: ReadableSpan, first: ReadableSpan = s): LangfuseObservation =>
-    s.name === LLM_SPAN
-      ? renderGeneration(s, first, children(s), options)
-      : PROVIDER_TYPES[s.name]
-        ? renderProviderCall(s, PROVIDER_TYPES[s.name]!, children(s), options)
-        : renderObservation(s, children(s), detachedIds);
+      .map(({ first, last }) => observe(last, first, parent));
+  const observe = (s: ReadableSpan, first: ReadableSpan = s, parent?: LangfuseObservation): LangfuseObservation => {
+    const provider = s.name === LLM_SPAN ? "generation" : PROVIDER_TYPES[s.name];
+    if (provider === undefined) {
+      const o = renderObservation(s, [], detachedIds);
+      return { ...o, children: children(s, o) };
+    }
+    const o = provider === "generation" ? renderGeneration(s, first, [], options) : renderProviderCall(s, provider, [], options);
+    // A provider call inherits its calling observation's lineage dimensions (§8.4.2, §8.4.8).
+    const metadata = { ...o.metadata };
+    for (const k of LINEAGE_KEYS) if (metadata[k] === undefined && parent?.metadata[k] !== undefined) metadata[k] = parent.metadata[k];
+    const withLineage = { ...o, metadata };
+    return { ...withLineage, children: children(s, withLineage) };
+  };
   const a = root.attributes;
   const metadata: Record<string, unknown> = { ...userMetadata(a), ...pick(a, TRACE_KEYS) };
   if (detached) metadata["detached_from_invocation_id"] = a[Attr.invocationId];
@@ -190,7 +197,7 @@ function renderTrace(
     metadata,
     ...(typeof sessionId === "string" ? { sessionId } : {}),
     ...(userId !== undefined ? { userId: String(userId) } : {}),
-    observations: children(root),
+    observations: children(root, undefined),
   };
 }
 
@@ -214,6 +221,9 @@ function renderObservation(s: ReadableSpan, children: LangfuseObservation[], det
     children,
   };
 }
+
+/** The lineage dimensions a provider-call observation takes from the observation it runs under. */
+const LINEAGE_KEYS = ["fan_out_index", "branch_name"] as const;
 
 /** §5.5 span name of an LLM provider call attempt. */
 export const LLM_SPAN = "openarmature.llm.complete";

@@ -87,7 +87,7 @@ directiveTester("expected_error.carries (graph-engine)", {
   invalid: [
     { code: "expected_error: {carries: {field: other}}", message: "expected_error.carries.field" },
     { code: "expected_error: {carries: {reducer_name_present: false}}", message: "expected_error.carries.reducer_name_present" },
-    { code: "expected_error: {carries: {message_mentions: [append]}}", message: "does not mention" },
+    { code: "expected_error: {carries: {message_mentions: [append]}}", message: "to mention \"append\"" },
     { code: "expected_error: {carries: {no_such_field: 1}}", message: "exposes no field 'no_such_field'" },
     { code: "expected_error: {carries: {message_mentions: []}}", category: "fixture_schema_invalid", message: "carries" },
   ],

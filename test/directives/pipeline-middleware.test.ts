@@ -522,3 +522,54 @@ directiveTester("expected_error.cause.raised_by_mock (retry middleware)", {
   valid: ["expected_error: {category: provider_unavailable, message: down 3, cause: {raised_by_mock: a}}"],
   invalid: [{ code: "expected_error: {cause: {raised_by_mock: z}}", category: "fixture_schema_invalid", message: "'z' names no fixture failure mock" }],
 });
+
+// The same claims where the fixture that names them (061) never puts them: around a node inside a
+// subgraph, and inside each fan-out instance (issue 10: a named claim by its plain meaning across
+// every composite kind).
+/** Node `a` (body FAILS_TWICE) inside subgraph `inner`, wrapped by its per-node `middleware`; run by outer node `s` — directly, or as a fan-out over [1, 2]. */
+function nested(kind: "subgraph" | "fan_out", middleware: string, invariants: string): string {
+  const node = kind === "subgraph" ? "s: {subgraph: inner}" : "s:\n    fan_out: {subgraph: inner, items_field: items, item_field: input, collect_field: v, target_field: vs, concurrent_mode: serial}";
+  return `
+subgraphs:
+  inner:
+    state:
+      fields:
+        input: {type: int, default: 0}
+        v: {type: int, default: 0}
+        trace: {type: list<string>, reducer: append, default: []}
+    entry: a
+    nodes:
+      a:
+${indent(FAILS_TWICE, 8)}
+    edges: [{from: a, to: END}]
+    middleware:
+      per_node:
+        a:
+${indent(middleware, 10)}
+state:
+  fields:
+    items: {type: list<int>, default: [1, 2]}
+    vs: {type: list<int>, reducer: append, default: []}
+entry: s
+nodes:
+  ${node}
+edges: [{from: s, to: END}]
+initial_state: {}
+expected:
+  invariants: {${invariants}}
+`;
+}
+const ISOLATE_V = "- {type: failure_isolation, degraded_update: {v: -1}, event_name: iso}";
+
+for (const kind of ["subgraph", "fan_out"] as const) {
+  directiveTester(`claims: failure isolation around retry, inside a ${kind}`, {
+    capability: P,
+    template: (b) => b,
+    valid: [nested(kind, `${ISOLATE_V}\n${RETRY2}`, "retry_exhausts_before_isolation_catches: true, outer_to_inner_ordering_load_bearing: true, engine_does_not_see_exception: true")],
+    invalid: [
+      { code: nested(kind, `${RETRY2}\n${ISOLATE_V}`, "outer_to_inner_ordering_load_bearing: true"), message: "is declared inside the retry around 'a'" },
+      { code: nested(kind, `${RETRY2}\n${ISOLATE_V}`, "retry_exhausts_before_isolation_catches: true"), message: "'a' ran 1 attempt(s), 0 failed" },
+      { code: nested(kind, `${ISOLATE_V}\n${RETRY2}`, "engine_does_not_see_exception: false"), message: "expected the claim not to hold" },
+    ],
+  });
+}

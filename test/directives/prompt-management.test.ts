@@ -68,7 +68,7 @@ directiveTester("raises", {
   template: call("target: manager; operation: render; fetched_prompt: {name: greeting, label: production}; variables: {}"),
   valid: ["raises: {category: prompt_render_error, carries: {name: greeting, version: v1, label: production, description_mentions: user, variables: {}}}"],
   invalid: [
-    { code: "raises: {category: prompt_not_found}", message: ["expected category prompt_not_found", "prompt_render_error"] },
+    { code: "raises: {category: prompt_not_found}", message: ['raises.category: expected "prompt_not_found", got "prompt_render_error"'] },
     { code: "raises: {category: prompt_render_error, carries: {description_mentions: day}}", message: "to mention \"day\"" },
     { code: "raises: {category: prompt_render_error, carries: {version: v2}}", message: "carries.version" },
     { code: "raises: {category: prompt_render_error, carries: {no_such_field: 1}}", message: "exposes no field 'no_such_field'" },

@@ -268,3 +268,27 @@ directiveTester("expected_error raised_at: registration (session migrations)", {
     { code: "expected:\n  outcome: completed", message: "expected.outcome" },
   ],
 });
+
+// The 010 / 011 session claims by their plain meaning in composites their fixtures do not use:
+// parallel branches (each branch a subgraph run) and a subgraph nested in a fan-out instance.
+directiveTester("session composition claims over parallel branches", {
+  capability: "sessions",
+  template: (b) => `
+${subgraphs({
+  left: chain('l_in: {type: str, default: ""}\nl_out: {type: str, default: ""}', { l: "{update_pure: {l_out: left}}" }),
+  right: chain('r_out: {type: str, default: ""}', { r: "{update_pure: {r_out: right}}" }),
+})}
+${chain('summary: {type: str, default: ""}\nl_res: {type: str, default: ""}\nr_res: {type: str, default: ""}', {
+  d: "parallel_branches:\n  branches:\n    left: {subgraph: left, outputs: {l_res: l_out}}\n    right: {subgraph: right, outputs: {r_res: r_out}}",
+})}
+session_store: in_memory
+session_id: s12
+seeded_session: {state: {summary: outer-data}}
+${section("expected", b)}
+`,
+  valid: ["invariants: {subgraph_state_fields_match_subgraph_schema: true, subgraph_does_not_see_session_state_directly: true, no_inner_session_load_or_save: true}"],
+  invalid: [
+    { code: "invariants: {subgraph_does_not_see_session_state_directly: false}", message: "expected false, got true" },
+    { code: "invariants: {fan_out_instance_state_fields_match_subgraph_schema: true}", message: "no inner node ran" },
+  ],
+});

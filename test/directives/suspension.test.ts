@@ -236,3 +236,43 @@ directiveTester("wrap_with_middleware on a completing node (both markers)", {
   valid: ["middleware_log_captured: [pre, post]"],
   invalid: [{ code: "middleware_log_captured: [pre]", message: "middleware_log_captured" }],
 });
+
+// The 008 claims by their plain meaning where 008 never puts them: the parallel-branches node inside
+// a subgraph (the outer node `wrap` runs subgraph `holder`, whose node `dispatcher` is the composite).
+const nestedBranches = (block: string, betaUpdate = "{update: {b_out: 99}}"): string =>
+  runOnce(
+    [
+      subgraphs({
+        alpha: chain("a_out: {type: int, default: 0}", { a: "{suspend_with_descriptor: {signal_id: alpha, metadata: {kind: approval}}}" }),
+        beta: chain("b_out: {type: int, default: 0}", { b: betaUpdate }),
+        holder: chain("a_result: {type: int, default: 0}\nb_result: {type: int, default: 5}", {
+          dispatcher: "parallel_branches:\n  branches:\n    alpha: {subgraph: alpha, outputs: {a_result: a_out}}\n    beta: {subgraph: beta, outputs: {b_result: b_out}}",
+        }),
+      }),
+      chain("done: {type: bool, default: false}", { wrap: "{subgraph: holder}" }),
+    ].join("\n"),
+    `outcome: suspended\n${block}`,
+  );
+
+directiveTester("parallel-branches suspension inside a subgraph (008 claims, nested)", {
+  capability: "suspension",
+  template: nestedBranches,
+  valid: [
+    "suspending_node: wrap\ndescriptor: {signal_id: alpha, metadata: {kind: approval, branch_name: alpha}}\ninvariants:\n  single_branch_suspend_suspends_whole_parallel_branches: true\n  siblings_cancelled_under_fail_fast: true\n  descriptor_carries_branch_name: true",
+  ],
+  invalid: [
+    { code: "invariants: {single_branch_suspend_suspends_whole_parallel_branches: false}", message: "expected false, got true" },
+    { code: "invariants: {siblings_cancelled_under_fail_fast: false}", message: "expected false, got true" },
+  ],
+});
+
+directiveTester("a suspension outside any parallel-branches node (008 claims do not hold)", {
+  capability: "suspension",
+  template: (b) =>
+    runOnce(
+      [subgraphs({ holder: chain("x: {type: int, default: 0}", { s: "{suspend_with_descriptor: {signal_id: plain, metadata: {}}}" }) }), chain("done: {type: bool, default: false}", { wrap: "{subgraph: holder}" })].join("\n"),
+      `outcome: suspended\n${b}`,
+    ),
+  valid: ["invariants: {single_branch_suspend_suspends_whole_parallel_branches: false}"],
+  invalid: [{ code: "invariants: {single_branch_suspend_suspends_whole_parallel_branches: true}", message: "single_branch_suspend_suspends_whole_parallel_branches" }],
+});

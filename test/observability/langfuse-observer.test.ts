@@ -129,8 +129,9 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect(t.name).to.equal("checkout");
     expect(t.input).to.deep.equal({ v: 0, secret: "" });
     expect(t.output).to.deep.equal({ v: 2, secret: "the user's private text" });
-    const capped = recording({ disableStatePayload: false, payloadByteCap: 40 });
-    await graph().invoke({}, { hooks: capped.observer });
+    const capped = recording({ disableStatePayload: false, payloadByteCap: 256 });
+    const long = new GraphBuilder(S).addNode("a", () => ({ secret: "x".repeat(400) })).addEdge("a", END).setEntry("a").compile({ name: "long" });
+    await long.invoke({}, { hooks: capped.observer });
     expect(capped.traces()[0]!.output).to.match(/…\[truncated, \d+ bytes total\]$/);
     const hooked = recording({ traceOutputFromState: (s) => ({ v: (s as { v: number }).v }), traceInputFromState: () => null });
     await graph().invoke({}, { hooks: hooked.observer });

@@ -2,9 +2,11 @@
  * Wire-request assertions (conformance-adapter §5.16) over the requests the mock captured:
  * `expected_wire_request` (list or mapping form, exact bodies), `expected_wire_request_includes`
  * (named keys), `expected_wire_request_absent_keys`, `expected_wire_headers`,
- * `expected_wire_request_count`, `expected_wire_url`; plus the llm-provider fixtures'
- * `expected_wire_request_checks: {<member>_absent: bool}` and `expected_wire_bytes_identical`.
- * A body with a repeated member name fails every wire assertion on that request. Values the
+ * `expected_wire_request_count`, `expected_wire_url`. General definitions, one implementation: they
+ * read the provider call the case's harness recorded (`harness/wire-call.ts`: an llm-provider call
+ * or a retrieval-provider one); a case whose harness made no provider call reports that. The
+ * llm-provider note's `expected_wire_request_checks` and `expected_wire_bytes_identical` are in
+ * `directives/llm-provider/wire-checks.ts`. A body with a repeated member name fails every wire assertion on that request. Values the
  * mapping defines as JSON-encoded strings (OpenAI tool-call `arguments`) compare after decoding.
  */
 import { directive } from "../../src/conformance/registry.ts";
@@ -13,12 +15,11 @@ import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { WireCapture } from "../../harness/llm/facets.ts";
-import { llmCalls } from "../../harness/llm/reading.ts";
 import { wireCall, type WireCall } from "../../harness/wire-call.ts";
-import { CALL_POSITION } from "./case.ts";
 
-const HOME = "llm-provider";
-const AT = ["case", CALL_POSITION];
+const HOME = "general";
+/** The case (or document root), and an llm-provider `calls:` document's call entry (`llm_call`). */
+const AT = ["case", "llm_call"];
 
 const message = Shapes.document({
   keys: { tool_calls: Shapes.list("ordered", Shapes.document({ keys: { function: Shapes.document({ keys: { arguments: Shapes.json() } }) } })) },
@@ -28,7 +29,7 @@ function bodyShape(mapping: "exact" | "named"): Shape {
 }
 
 /** The requests a wire assertion reads: the model requests (POST) of the call. */
-function requestsOf(call: WireCall): ReadonlyArray<WireCapture> {
+export function requestsOf(call: WireCall): ReadonlyArray<WireCapture> {
   const posts = call.requests.filter((r) => r.method === "POST");
   return posts.length > 0 || call.operation === "complete" ? posts : call.requests;
 }
@@ -37,7 +38,7 @@ function requestsOf(call: WireCall): ReadonlyArray<WireCapture> {
  * §5.16 *Exclusivity* and count agreement, checked at configure time: one body form per position,
  * and a written `expected_wire_request_count` agrees with the body form's request count.
  */
-function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form?: string; requests: number }): void {
+export function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form?: string; requests: number }): void {
   const slot = `wire:${key}`;
   if (ctx.plan.hasInput(slot)) {
     throw new FixtureSchemaInvalid(`'${ctx.self.key}' and '${ctx.plan.input<{ name: string }>(slot)!.name}' cannot both be written at one position`, ctx.locate(ctx.self.path));
@@ -51,13 +52,13 @@ function declareForm(ctx: ConfigureContext, key: "form" | "count", value: { form
 }
 
 /** §5.16: under `mapping: gemini` the `model` key compares with the URL's `{model}` path segment. */
-function withModel(call: WireCall, r: WireCapture, body: Record<string, unknown>): Record<string, unknown> {
+export function withModel(call: WireCall, r: WireCapture, body: Record<string, unknown>): Record<string, unknown> {
   if (call.mapping !== "gemini") return body;
   const m = /\/models\/([^/:]+)(?::|$)/.exec(new URL(r.url).pathname);
   return m ? { ...body, model: decodeURIComponent(m[1]!) } : body;
 }
 
-function sound(r: WireCapture, i: number, ctx: CheckContext): Record<string, unknown> | undefined {
+export function sound(r: WireCapture, i: number, ctx: CheckContext): Record<string, unknown> | undefined {
   if (r.repeatedMember !== undefined) {
     ctx.fail(`request ${i} repeats the member '${r.repeatedMember}'`, { path: `${ctx.label}[${i}]` });
     return undefined;
@@ -162,37 +163,3 @@ export class ExpectedWireUrl {
 }
 
 /** `expected_wire_request_checks: {<member>_absent: bool}` — a top-level member is absent (true) / present (false). */
-@directive({ name: "expected_wire_request_checks", at: AT, home: HOME, summary: "member absence checks on the request" })
-export class ExpectedWireRequestChecks {
-  readonly scope = "call" as const;
-  readonly schema = { type: "object", propertyNames: { pattern: "_absent$" }, additionalProperties: { type: "boolean" } };
-  check(value: Record<string, boolean>, obs: Observation, ctx: CheckContext): void {
-    const requests = requestsOf(wireCall(obs, ctx));
-    if (requests.length === 0) ctx.fail("the call sent no request");
-    requests.forEach((r, i) => {
-      const body = sound(r, i, ctx);
-      if (!body) return;
-      for (const [key, absent] of Object.entries(value)) {
-        const member = key.slice(0, -"_absent".length);
-        if (Object.hasOwn(body, member) === absent) ctx.fail(`request ${i}: '${member}' is ${absent ? "present" : "absent"}`, { path: `${ctx.label}.${key}`, actual: body[member] });
-      }
-    });
-  }
-}
-
-/** `expected_wire_bytes_identical: {calls: [i, j, ...]}` — the listed calls sent byte-identical bodies (§8). */
-@directive({ name: "expected_wire_bytes_identical", at: "case", home: HOME, summary: "the listed calls' request bytes are identical" })
-export class ExpectedWireBytesIdentical {
-  readonly schema = { type: "object", required: ["calls"], additionalProperties: false, properties: { calls: { type: "array", minItems: 2, items: { type: "integer", minimum: 0 } } } };
-  check(value: { calls: number[] }, obs: Observation, ctx: CheckContext): void {
-    const calls = llmCalls(obs, ctx);
-    const bytes = value.calls.map((i) => {
-      const call = calls[i];
-      if (!call) throw new FixtureSchemaInvalid(`there is no call ${i}`, ctx.locate(ctx.self.path));
-      return requestsOf(call).map((r) => r.bodyText ?? "").join("\n");
-    });
-    bytes.forEach((b, k) => {
-      if (b !== bytes[0]) ctx.fail(`call ${value.calls[k]}'s request bytes differ from call ${value.calls[0]}'s`, { expected: bytes[0], actual: b });
-    });
-  }
-}
