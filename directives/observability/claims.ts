@@ -9,7 +9,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
 import { MetadataReads, type MetadataRead } from "../../harness/observability/metadata.ts";
-import { LogCapture } from "../../harness/observability/capture.ts";
+import { LogCapture, useOtelCapture } from "../../harness/observability/capture.ts";
 import { logRecordView, type LogRecordView } from "../../harness/observability/logs.ts";
 import { capturedSpans, INVOCATION_SPAN, mainTraceId, parentId, statusName, traceId } from "../../harness/observability/spans.ts";
 import { show } from "../../harness/suspension/claims.ts";
@@ -250,7 +250,7 @@ function identityAbsent(spans: readonly ReadableSpan[]): string | null {
   return null;
 }
 
-registerClaims(HOME, spanView, spanClaims);
+registerClaims(HOME, spanView, spanClaims, useOtelCapture);
 
 /**
  * Dispatch spans (observability §4.3, §6 synthesis, fixture 038): a per-branch dispatch span
@@ -332,7 +332,7 @@ const dispatchClaims: ClaimRow<SpanView>[] = [
     },
   },
 ];
-registerClaims(HOME, spanView, dispatchClaims);
+registerClaims(HOME, spanView, dispatchClaims, useOtelCapture);
 
 /** What a metadata claim reads: the `getInvocationMetadata()` reads the call's nodes made, in order. */
 function reads(obs: Observation): readonly MetadataRead[] {
@@ -453,4 +453,4 @@ const logClaims: ClaimRow<LogView>[] = [
     },
   },
 ];
-registerClaims(HOME, logView, logClaims);
+registerClaims(HOME, logView, logClaims, useOtelCapture);

@@ -22,6 +22,7 @@ import {
 } from "../../harness/observability/queryable.ts";
 import { NodeEventAccumulator } from "../../src/observability/index.ts";
 import { configureInvocations } from "../general/invocations.ts";
+import { configurePredicates } from "../general/invariants.ts";
 
 const HOME = "observability";
 
@@ -156,6 +157,10 @@ export const CaseCalls = new Facet<ReadonlyMap<string, Observation>>("the case's
 @directive({ name: "per_invocation", at: "expected", home: HOME, summary: "named claims per invocation of a multi-invocation case", section: "observability 049" })
 export class PerInvocation {
   readonly schema: JsonSchema = { type: "object", minProperties: 1, additionalProperties: { type: "object", minProperties: 1 } };
+  /** Resolve every entry's claims before the run (an unknown one fails first) and let them set up what they read. */
+  async configure(value: Record<string, Record<string, unknown>>, ctx: ConfigureContext): Promise<void> {
+    for (const [name, block] of Object.entries(value)) await configurePredicates(ctx.resolve("invariant", block, [...ctx.self.path, name]), ctx);
+  }
   async check(value: Record<string, Record<string, unknown>>, obs: Observation, ctx: CheckContext): Promise<void> {
     const calls = new Map<string, Observation>();
     for (const c of obs.calls) if (c.label !== null) calls.set(c.label, c);
