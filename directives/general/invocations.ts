@@ -24,7 +24,12 @@ export async function configureInvocations(value: ReadonlyArray<Record<string, u
  */
 @directive({ name: "invocations", at: "case", home: "general", summary: "sequential invocations sharing one graph and backends" })
 export class Invocations {
-  readonly schema = { type: "array", minItems: 1, items: { type: "object" } };
+  readonly schema = {
+    type: "array",
+    description: "invocations is a list of invocation entries (conformance-adapter §4.3); to run the graph N times write run_count: N (§5.7)",
+    minItems: 1,
+    items: { type: "object" },
+  };
   async configure(value: Array<Record<string, unknown>>, ctx: ConfigureContext): Promise<void> {
     await configureInvocations(value, ctx.self.path, ctx);
   }
