@@ -97,6 +97,8 @@ interface InvocationTrace {
   readonly heldBranches: Map<string, Map<string, RunSpans>>;
   /** A parallel-branches node's declared branch order, by its node span key. */
   readonly branchOrder: Map<string, readonly string[]>;
+  /** The last cross-cutting attributes computed, and the metadata snapshot they are for. */
+  cross?: { readonly metadata: InvocationMetadata; readonly attributes: Attributes };
 }
 
 interface RunSpans {
@@ -108,8 +110,13 @@ interface RunSpans {
   readonly dispatch?: Open;
 }
 
+/**
+ * A span-table key for a lineage (namespace plus its fan-out / branch chains), joined with the ASCII
+ * unit / record separators (names do not contain them in practice); computed on every node event,
+ * so it is a join rather than JSON (bench otel-chain).
+ */
 function key(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): string {
-  return JSON.stringify([ns, fan, branch]);
+  return `${ns.join("\u001f")}\u001e${fan.join("\u001f")}\u001e${branch.map((b) => (b === null ? "\u0000" : b)).join("\u001f")}`;
 }
 
 function categoryOf(e: unknown): string {
@@ -173,8 +180,12 @@ export class OTelObserver implements InvocationHooks {
     return { span, ctx: trace.setSpan(ROOT_CONTEXT, span) };
   }
 
+  /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */
   #cross(t: InvocationTrace, metadata: InvocationMetadata): Attributes {
-    return crossCuttingAttributes(t.info.correlationId, t.sessionId, metadata);
+    if (t.cross?.metadata === metadata) return t.cross.attributes;
+    const attributes = crossCuttingAttributes(t.info.correlationId, t.sessionId, metadata);
+    t.cross = { metadata, attributes };
+    return attributes;
   }
 
   onInvocationStart(info: InvocationInfo): void {
