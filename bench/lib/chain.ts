@@ -9,7 +9,7 @@
 import { Annotation } from "@langchain/langgraph";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
-import { append, defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
+import { append, defineState, END, field, GraphBuilder, type CompileOptions } from "../../src/graph/index.ts";
 import { floorAppend, floorMerge } from "./floor.ts";
 import { LG_END, LG_START, looseStateGraph } from "./langgraph.ts";
 import type { Workload } from "./types.ts";
@@ -25,10 +25,10 @@ export interface ChainState {
   readonly last: string;
 }
 
-const NAMES: readonly string[] = Array.from({ length: CHAIN_NODES }, (_, i) => `n${i}`);
+export const NAMES: readonly string[] = Array.from({ length: CHAIN_NODES }, (_, i) => `n${i}`);
 
 /** The node body every implementation runs for node `name`. */
-function chainUpdate(name: string, s: ChainState): Partial<ChainState> {
+export function chainUpdate(name: string, s: ChainState): Partial<ChainState> {
   return { count: s.count + 1, log: [name], last: name };
 }
 
@@ -59,7 +59,8 @@ function result(invocations: number, total: number, final: ChainState | undefine
 
 // ---------------------------------------------------------------------------------------- ours
 
-export function oursChain(recorded: boolean): Workload {
+/** The chain as an openarmature compiled graph, with `options` (e.g. hooks) given to `compile()`. */
+export function oursChainGraph(options: Omit<CompileOptions, "name"> = {}) {
   const State = defineState({
     count: field.int().default(0),
     log: field.list(field.string()).reducer(append).default([]),
@@ -68,7 +69,11 @@ export function oursChain(recorded: boolean): Workload {
   const b = new GraphBuilder(State);
   for (const n of NAMES) b.addNode(n, async (s) => chainUpdate(n, s));
   NAMES.forEach((n, i) => b.addEdge(n, i + 1 < NAMES.length ? NAMES[i + 1]! : END));
-  const graph = b.setEntry(NAMES[0]!).compile({ name: "chain" });
+  return b.setEntry(NAMES[0]!).compile({ ...options, name: "chain" });
+}
+
+export function oursChain(recorded: boolean): Workload {
+  const graph = oursChainGraph();
   let events: string[] = [];
   if (recorded) {
     graph.attachObserver((e) => {
@@ -129,7 +134,8 @@ class RecordingHandler extends BaseCallbackHandler {
   }
 }
 
-export function langgraphChain(recorded: boolean): Workload {
+/** The chain as a compiled LangGraph graph (no callbacks bound). */
+export function langgraphChainGraph() {
   const A = Annotation.Root({
     count: Annotation<number>({ reducer: (_prior, next) => next, default: () => 0 }),
     log: Annotation<readonly string[]>({ reducer: (prior, next) => prior.concat(next), default: () => [] }),
@@ -139,7 +145,11 @@ export function langgraphChain(recorded: boolean): Workload {
   for (const n of NAMES) g.addNode(n, async (s) => chainUpdate(n, s));
   g.addEdge(LG_START, NAMES[0]!);
   NAMES.forEach((n, i) => g.addEdge(n, i + 1 < NAMES.length ? NAMES[i + 1]! : LG_END));
-  const compiled = g.compile();
+  return g.compile();
+}
+
+export function langgraphChain(recorded: boolean): Workload {
+  const compiled = langgraphChainGraph();
   const handler = new RecordingHandler();
   const graph = recorded ? compiled.withConfig({ callbacks: [handler] }) : compiled;
   const config = { recursionLimit: CHAIN_NODES + 10 };

@@ -3,7 +3,13 @@ import type { ConfigureContext } from "../../src/conformance/directive.ts";
 import { setInvocationMetadata, getInvocationMetadata } from "../../src/graph/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { perCall } from "../../harness/pipeline/facets.ts";
-import { callerMetadata, MetadataReads } from "../../harness/observability/metadata.ts";
+import { callerMetadata, metadataSite, MetadataReads, MetadataWrites } from "../../harness/observability/metadata.ts";
+
+/** Set `entries` and record the write (with its site) on the call. */
+function augment(env: BuildEnv, node: string, entries: Record<string, unknown>): void {
+  setInvocationMetadata(entries);
+  perCall(env.currentCall().observation, MetadataWrites, () => []).push({ ...metadataSite(node), entries });
+}
 
 /**
  * `caller_metadata: {<key>: <value>, ...}` (observability §3.4): the mapping the caller passes to
@@ -21,8 +27,8 @@ export class CallerMetadata {
 @directive({ name: "augment_metadata", at: "node", home: "general", summary: "node calls setInvocationMetadata with these entries" })
 export class AugmentMetadata {
   readonly schema = { type: "object", minProperties: 1 };
-  contribute(value: Record<string, unknown>, node: NodeAssembly): void {
-    node.steps.push(() => setInvocationMetadata(value));
+  contribute(value: Record<string, unknown>, node: NodeAssembly, env: BuildEnv): void {
+    node.steps.push(() => augment(env, node.name, value));
   }
 }
 
@@ -30,8 +36,8 @@ export class AugmentMetadata {
 @directive({ name: "augment_metadata_from_field", at: "node", home: "general", summary: "node sets metadata keys from state fields" })
 export class AugmentMetadataFromField {
   readonly schema = { type: "object", minProperties: 1, additionalProperties: { type: "string" } };
-  contribute(value: Record<string, string>, node: NodeAssembly): void {
-    node.steps.push((s) => setInvocationMetadata(Object.fromEntries(Object.entries(value).map(([k, f]) => [k, s[f]]))));
+  contribute(value: Record<string, string>, node: NodeAssembly, env: BuildEnv): void {
+    node.steps.push((s) => augment(env, node.name, Object.fromEntries(Object.entries(value).map(([k, f]) => [k, s[f]]))));
   }
 }
 
@@ -45,7 +51,7 @@ export class CaptureInvocationMetadataInto {
   contribute(value: string, node: NodeAssembly, env: BuildEnv): void {
     node.steps.push(() => {
       const snapshot = getInvocationMetadata();
-      perCall(env.currentCall().observation, MetadataReads, () => []).push({ node: node.name, snapshot });
+      perCall(env.currentCall().observation, MetadataReads, () => []).push({ ...metadataSite(node.name), snapshot });
       return { [value]: { ...snapshot } };
     });
   }

@@ -13,6 +13,7 @@ export class Edges {
     type: "array",
     items: {
       type: "object",
+      description: "an edge is {from, to} or {from, condition: {if_field, equals, then, else}} (conformance-adapter §5.3)",
       required: ["from"],
       additionalProperties: false,
       properties: {

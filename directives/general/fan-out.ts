@@ -77,7 +77,13 @@ export class FanOut {
       ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
     },
     additionalProperties: false,
-    oneOf: [{ required: ["items_field", "item_field"] }, { required: ["count"] }],
+    oneOf: [
+      {
+        required: ["items_field", "item_field"],
+        description: "items_field needs item_field, the subgraph field each item is assigned to (pipeline-utilities §9), or count instead; the instance graph is named by 'subgraph' (conformance-adapter §5.4)",
+      },
+      { required: ["count"] },
+    ],
   };
 
   contribute(v: FanOutValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {

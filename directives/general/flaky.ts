@@ -29,12 +29,15 @@ function lineageKey(ctx: NodeContext): string {
  * In the success updates a string naming a declared state field reads that field. Every body
  * invocation counts toward the call's `flaky_call_count`.
  */
+const FORMS = "flaky takes one of the two forms conformance-adapter §5.1 defines: {failure_sequence, success_update} or {fail_first_invocation_only, on_success}";
+
 @directive({ name: "flaky", at: "node", home: "general", summary: "failure mock: fail per a sequence, then succeed" })
 export class Flaky {
   readonly schema = {
     oneOf: [
       {
         type: "object",
+        description: FORMS,
         required: ["failure_sequence"],
         additionalProperties: false,
         properties: {
@@ -44,6 +47,7 @@ export class Flaky {
       },
       {
         type: "object",
+        description: FORMS,
         required: ["fail_first_invocation_only"],
         additionalProperties: false,
         properties: { fail_first_invocation_only: { type: "boolean" }, on_success: { type: "object" } },

@@ -1,5 +1,5 @@
 import { directive } from "../../src/conformance/registry.ts";
-import type { CheckContext, ConfigureContext } from "../../src/conformance/directive.ts";
+import { isConfigures, type CheckContext, type ConfigureContext, type Resolved } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 
 /**
@@ -10,11 +10,19 @@ import type { Observation } from "../../src/conformance/observation.ts";
 @directive({ name: "invariants", at: ["case", "expected", "invocation"], home: "general", summary: "named invariant predicates" })
 export class Invariants {
   readonly schema = { type: "object", minProperties: 1 };
-  /** Resolve the predicates before the run, so an unknown one fails before anything executes. */
-  configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
-    ctx.resolve("invariant", value, ctx.self.path);
+  /**
+   * Resolve the predicates before the run, so an unknown one fails before anything executes, and
+   * let a predicate set up what it reads (e.g. the OTel capture a span claim needs).
+   */
+  async configure(value: Record<string, unknown>, ctx: ConfigureContext): Promise<void> {
+    await configurePredicates(ctx.resolve("invariant", value, ctx.self.path), ctx);
   }
   async check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): Promise<void> {
     await ctx.checkAll(ctx.resolve("invariant", value, ctx.self.path), obs);
   }
+}
+
+/** Run the `configure()` of predicates a container checks itself (they are not plan assertions). */
+export async function configurePredicates(resolved: ReadonlyArray<Resolved>, ctx: ConfigureContext): Promise<void> {
+  for (const r of resolved) if (isConfigures(r.directive)) await r.directive.configure(r.value, { ...ctx, self: r });
 }

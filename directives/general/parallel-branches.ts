@@ -41,6 +41,7 @@ export class ParallelBranches {
     properties: {
       branches: {
         type: "object",
+        description: "branches is a mapping of branch name to {subgraph, inputs?, outputs?} (conformance-adapter §5.4)",
         minProperties: 1,
         additionalProperties: {
           type: "object",

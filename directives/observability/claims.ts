@@ -9,7 +9,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
 import { MetadataReads, type MetadataRead } from "../../harness/observability/metadata.ts";
-import { LogCapture } from "../../harness/observability/capture.ts";
+import { LogCapture, useOtelCapture } from "../../harness/observability/capture.ts";
 import { logRecordView, type LogRecordView } from "../../harness/observability/logs.ts";
 import { capturedSpans, INVOCATION_SPAN, mainTraceId, parentId, statusName, traceId } from "../../harness/observability/spans.ts";
 import { show } from "../../harness/suspension/claims.ts";
@@ -250,7 +250,89 @@ function identityAbsent(spans: readonly ReadableSpan[]): string | null {
   return null;
 }
 
-registerClaims(HOME, spanView, spanClaims);
+registerClaims(HOME, spanView, spanClaims, useOtelCapture);
+
+/**
+ * Dispatch spans (observability §4.3, §6 synthesis, fixture 038): a per-branch dispatch span
+ * (carries `parallel_branches.parent_node_name`) or a fan-out instance span (carries
+ * `fan_out.parent_node_name`) — the span between a composite node's span and its inner spans.
+ */
+const BRANCH_PARENT = "openarmature.parallel_branches.parent_node_name";
+const FAN_OUT_PARENT = "openarmature.fan_out.parent_node_name";
+const isDispatch = (s: ReadableSpan): boolean => attr(s, BRANCH_PARENT) !== undefined || attr(s, FAN_OUT_PARENT) !== undefined;
+/** The branch / instance a span runs in: its branch name, else its fan-out index. */
+const lineageLabel = (s: ReadableSpan): unknown => attr(s, "openarmature.node.branch_name") ?? attr(s, "openarmature.node.fan_out_index");
+const endNs = (s: ReadableSpan): number => s.endTime[0] * 1e9 + s.endTime[1];
+
+function nearestDispatch(s: ReadableSpan, byId: ReadonlyMap<string, ReadableSpan>): ReadableSpan | undefined {
+  for (let p = byId.get(parentId(s) ?? ""); p; p = byId.get(parentId(p) ?? "")) if (isDispatch(p)) return p;
+  return undefined;
+}
+
+const dispatchClaims: ClaimRow<SpanView>[] = [
+  {
+    name: "same_named_inner_spans_disambiguated_by_dispatch_parent",
+    section: "observability 038",
+    summary: "same-named spans in different branches / instances sit under distinct dispatch spans of their own branch / instance",
+    check: (v) => {
+      const byId = new Map(v.all.map((s) => [s.spanContext().spanId, s]));
+      const groups = new Map<string, ReadableSpan[]>();
+      for (const s of v.all) {
+        if (isDispatch(s) || s.name === INVOCATION_SPAN || lineageLabel(s) === undefined) continue;
+        let g = groups.get(s.name);
+        if (!g) groups.set(s.name, (g = []));
+        g.push(s);
+      }
+      let compared = 0;
+      for (const [name, spans] of groups) {
+        if (new Set(spans.map(lineageLabel)).size < 2) continue;
+        compared++;
+        const parentOf = new Map<unknown, string>();
+        for (const s of spans) {
+          const d = nearestDispatch(s, byId);
+          if (!d) return `a '${name}' span (${show(lineageLabel(s))}) has no dispatch span above it`;
+          if (lineageLabel(d) !== lineageLabel(s)) return `the '${name}' span of ${show(lineageLabel(s))} sits under the dispatch span of ${show(lineageLabel(d))}`;
+          parentOf.set(lineageLabel(s), d.spanContext().spanId);
+        }
+        if (new Set(parentOf.values()).size !== parentOf.size) return `'${name}' spans of different branches / instances share a dispatch span`;
+      }
+      return compared > 0 ? null : "no same-named spans run in different branches or instances";
+    },
+  },
+  {
+    name: "dispatch_spans_close_before_node_span",
+    section: "observability 038",
+    summary: "every dispatch span ends no later than its composite node's span (children before parents)",
+    check: (v) => {
+      const byId = new Map(v.all.map((s) => [s.spanContext().spanId, s]));
+      const dispatch = v.all.filter((s) => isDispatch(s) && byId.has(parentId(s) ?? ""));
+      if (dispatch.length === 0) return "no dispatch span under a node span";
+      for (const d of dispatch) {
+        const node = byId.get(parentId(d)!)!;
+        // Export order is end order (the capture's processor exports each span as it ends).
+        if (endNs(d) > endNs(node) || v.all.indexOf(d) > v.all.indexOf(node)) return `dispatch span ${d.name} closed after its node span ${node.name}`;
+      }
+      return null;
+    },
+  },
+  {
+    name: "dispatch_spans_close_in_declaration_order",
+    section: "observability 038",
+    summary: "each parallel-branches node's dispatch spans close in its declared branch order",
+    schema: { type: "array", items: { type: "string" }, minItems: 1 },
+    check: (v, want: string[]) => {
+      const nodes = v.all.filter((s) => attr(s, "openarmature.parallel_branches.branch_count") !== undefined);
+      if (nodes.length === 0) return "no parallel-branches node span";
+      for (const n of nodes) {
+        const id = n.spanContext().spanId;
+        const closed = v.all.filter((s) => parentId(s) === id && attr(s, BRANCH_PARENT) !== undefined).map((s) => s.name);
+        if (show(closed) !== show(want)) return `the dispatch spans under ${n.name} closed in the order ${show(closed)}`;
+      }
+      return null;
+    },
+  },
+];
+registerClaims(HOME, spanView, dispatchClaims, useOtelCapture);
 
 /** What a metadata claim reads: the `getInvocationMetadata()` reads the call's nodes made, in order. */
 function reads(obs: Observation): readonly MetadataRead[] {
@@ -371,4 +453,4 @@ const logClaims: ClaimRow<LogView>[] = [
     },
   },
 ];
-registerClaims(HOME, logView, logClaims);
+registerClaims(HOME, logView, logClaims, useOtelCapture);

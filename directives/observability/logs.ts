@@ -1,11 +1,11 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/conformance/directive.ts";
-import { Shapes } from "../../src/conformance/matcher/index.ts";
+import { match, Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
-import { LogCapture, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
-import { logRecordView } from "../../harness/observability/logs.ts";
+import { CaseLogCapture, LogCapture, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
+import { logRecordView, type LogRecordView } from "../../harness/observability/logs.ts";
 import { ABSENT } from "../../harness/observability/spans.ts";
 
 /**
@@ -26,37 +26,86 @@ export class EmitsLog {
   }
 }
 
+const ENTRY_PROPERTIES = {
+  body: {},
+  level: { type: "string" },
+  event_name: { type: "string" },
+  attributes: { type: "object" },
+  attributes_absent: { type: "array", items: { type: "string" } },
+  trace_id: { type: "string" },
+  span_id: { type: "string" },
+} as const;
+
+/** One entry against one record: the subset rule (§5.5) — the fields it names, attributes with span-attribute typing. */
+const ENTRY: Shape = Shapes.named({ keys: { attributes: Shapes.typed(Shapes.named()), attributes_absent: ABSENT } });
+
+type Entry = Readonly<Record<string, unknown>> & { readonly count?: number };
+
+/** The records `entry` matches on its own (its binding tokens bound per record). */
+function matching(entry: Entry, records: readonly LogRecordView[]): LogRecordView[] {
+  return records.filter((r) => match(entry, r, ENTRY).ok);
+}
+
+/**
+ * The records a `count` entry or `log_records_absent` reads (§5.5: the whole case, after delivery
+ * completed): the whole case's records in a case-level block, the call's own in an invocation's.
+ */
+function wholeScope(obs: Observation, ctx: CheckContext): LogRecordView[] {
+  const facet = obs.label === null ? CaseLogCapture : LogCapture;
+  return obs.get(facet, ctx.locate(ctx.self.path)).map(logRecordView);
+}
+
 /**
  * `log_records: [<entry>, ...]` (conformance-adapter §5.5): an existence list over the records the
  * call emitted; each entry matches by the fields it names — `body`, `level` (severity text),
- * `event_name`, `attributes` (subset), `attributes_absent` (none of the keys present), `trace_id` / `span_id` (the record's OTel trace context; an
- * all-zero id counts as absent). The 0.109 fixtures write the trace context inside `attributes`;
- * the record view carries it there too (read from the context, never from an attribute).
+ * `event_name`, `attributes` (subset), `attributes_absent` (none of the keys present), `trace_id` /
+ * `span_id` (the record's OTel trace context; an all-zero id counts as absent). An entry with
+ * `count: <n>` asserts exactly n records match it instead. The 0.109 fixtures write the trace
+ * context inside `attributes`; the record view carries it there too (read from the context,
+ * never from an attribute).
  */
-@directive({ name: "log_records", at: "expected", home: "general", summary: "log records the call emitted (existence list)" })
+@directive({ name: "log_records", at: "expected", home: "general", summary: "log records the call emitted (existence list; count per entry)" })
 export class LogRecords {
   readonly scope = "call" as const;
   readonly schema: JsonSchema = {
     type: "array",
-    items: {
-      type: "object",
-      properties: {
-        body: {},
-        level: { type: "string" },
-        event_name: { type: "string" },
-        attributes: { type: "object" },
-        attributes_absent: { type: "array", items: { type: "string" } },
-        trace_id: { type: "string" },
-        span_id: { type: "string" },
-      },
-      additionalProperties: false,
-    },
+    items: { type: "object", properties: { ...ENTRY_PROPERTIES, count: { type: "integer", minimum: 0 } }, additionalProperties: false },
   };
   configure(_value: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
   }
-  check(value: unknown[], obs: Observation, ctx: CheckContext): void {
+  check(value: Entry[], obs: Observation, ctx: CheckContext): void {
     const records = obs.get(LogCapture, ctx.locate(ctx.self.path)).map(logRecordView);
-    ctx.match(value, records, Shapes.list("existence", Shapes.named({ keys: { attributes: Shapes.typed(Shapes.named()), attributes_absent: ABSENT } })));
+    const plain = value.filter((e) => e.count === undefined);
+    if (plain.length === value.length) {
+      ctx.match(value, records, Shapes.list("existence", ENTRY));
+      return;
+    }
+    const whole = wholeScope(obs, ctx);
+    for (const [i, entry] of value.entries()) {
+      const { count, ...rest } = entry;
+      if (count === undefined) {
+        ctx.match([entry], records, Shapes.list("existence", ENTRY), `${ctx.label}[${i}]`);
+        continue;
+      }
+      const n = matching(rest, whole).length;
+      if (n !== count) ctx.fail(`${n} captured log record(s) match the entry, expected ${count}`, { path: `${ctx.label}[${i}]`, expected: count, actual: n });
+    }
+  }
+}
+
+/** `log_records_absent: [<entry>, ...]` (conformance-adapter §5.5): no captured record matches any entry (same subset rule). */
+@directive({ name: "log_records_absent", at: "expected", home: "general", summary: "no captured log record matches these entries" })
+export class LogRecordsAbsent {
+  readonly schema: JsonSchema = { type: "array", minItems: 1, items: { type: "object", minProperties: 1, properties: ENTRY_PROPERTIES, additionalProperties: false } };
+  configure(_value: unknown, ctx: ConfigureContext): void {
+    useOtelCapture(ctx);
+  }
+  check(value: Entry[], obs: Observation, ctx: CheckContext): void {
+    const whole = wholeScope(obs, ctx);
+    for (const [i, entry] of value.entries()) {
+      const hits = matching(entry, whole);
+      if (hits.length > 0) ctx.fail(`${hits.length} captured log record(s) match an absent entry, e.g. ${JSON.stringify(hits[0]!.body)}`, { path: `${ctx.label}[${i}]`, expected: "no record", actual: hits[0] });
+    }
   }
 }

@@ -132,7 +132,10 @@ function addNode(
   }
   if (node.kind !== undefined) {
     if (node.steps.length > 0) {
-      throw new FixtureSchemaInvalid(`node '${name}' is a '${node.kind.directive}' node and cannot also carry body directives`, env.locate(path));
+      throw new FixtureSchemaInvalid(
+        `node '${name}' is a '${node.kind.directive}' node and cannot also carry body directives: conformance-adapter §5.4 makes the composite the node's whole body`,
+        env.locate(path),
+      );
     }
     builder.addNode(name, node.kind.make(node.projection), { middleware: node.middleware });
     return;

@@ -6,7 +6,11 @@
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
 import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
+import { Facet } from "../../src/conformance/observation.ts";
 import { GraphCaseHooksSlot } from "./extensions.ts";
+
+/** The ids the caller supplied to the call's `invoke()` (absent keys: none supplied). */
+export const CallerSuppliedIds = new Facet<{ readonly invocationId?: string; readonly correlationId?: string }>("caller-supplied ids");
 
 const INVOCATION_ID = "caller_invocation_id";
 const CORRELATION_ID = "caller_correlation_id";
@@ -17,10 +21,15 @@ class CallerIds {
   install(ctx: ConfigureContext): this {
     if (this.#installed) return this;
     this.#installed = true;
-    ctx.slot(GraphCaseHooksSlot).invokeOptions.push(({ plan }) => {
+    const hooks = ctx.slot(GraphCaseHooksSlot);
+    const ids = (plan: InvocationPlan) => {
       const invocationId = plan.input<string>(INVOCATION_ID);
       const correlationId = plan.input<string>(CORRELATION_ID);
       return { ...(invocationId !== undefined ? { invocationId } : {}), ...(correlationId !== undefined ? { correlationId } : {}) };
+    };
+    hooks.invokeOptions.push(({ plan }) => ids(plan));
+    hooks.beforeCall.push(({ plan, observation }) => {
+      observation.set(CallerSuppliedIds, ids(plan));
     });
     return this;
   }

@@ -31,6 +31,12 @@ export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)"
 /** The log records one call emitted through the case's OTel Logs pipeline. */
 export const LogCapture = new Facet<readonly ReadableLogRecord[]>("OTel log records (§6.3 capture)");
 
+/**
+ * Every log record the case emitted from its start to the end of this call (conformance-adapter
+ * §5.5: `count` and `log_records_absent` read the whole case, after delivery completed).
+ */
+export const CaseLogCapture = new Facet<readonly ReadableLogRecord[]>("OTel log records of the whole case (§5.5)");
+
 /** The case's capture: observer options the directives set, then the observer itself. */
 export class OtelCaptureState implements InvocationHooks {
   used = false;
@@ -45,15 +51,21 @@ export class OtelCaptureState implements InvocationHooks {
   readonly flags: { disableLlmSpans?: boolean; disableProviderPayload?: boolean; disableGenaiSemconv?: boolean; payloadByteCap?: number } = {};
   /** `otel_observer: {attached: false}`: the engine hooks reach no observer (no spans; logs and typed events still captured). */
   attached = true;
+  /** Index of the current call's first record in the (never reset) log exporter. */
+  callLogStart = 0;
   #observer: OTelObserver | undefined;
   #logger: CorrelatedLogger | undefined;
+  #loggerProvider: LoggerProvider | undefined;
 
   /** The case's §7 logger: records go to the in-memory log exporter, correlated with the observer's spans. */
   get logger(): CorrelatedLogger {
-    return (this.#logger ??= new CorrelatedLogger(
-      new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: this.logExporter })] }).getLogger("openarmature-conformance"),
-      this.observer,
-    ));
+    this.#loggerProvider ??= new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter: this.logExporter })] });
+    return (this.#logger ??= new CorrelatedLogger(this.#loggerProvider.getLogger("openarmature-conformance"), this.observer));
+  }
+
+  /** Wait until every record emitted so far reached the exporter. */
+  async flushLogs(): Promise<void> {
+    await this.#loggerProvider?.forceFlush();
   }
 
   get observer(): OTelObserver {
@@ -110,15 +122,19 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
   hooks.invocationHooks.push(state);
   hooks.beforeCall.push(() => {
     state.exporter.reset();
-    state.logExporter.reset();
+    // Log records are kept for the whole case; each call reads its own slice.
+    state.callLogStart = state.logExporter.getFinishedLogRecords().length;
     state.errors.length = 0;
     state.nodeEvents.length = 0;
     state.fullPayloads.length = 0;
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
+    await state.flushLogs();
     call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents], fullPayloads: [...state.fullPayloads] });
-    call.observation.set(LogCapture, [...state.logExporter.getFinishedLogRecords()]);
+    const logs = [...state.logExporter.getFinishedLogRecords()];
+    call.observation.set(LogCapture, logs.slice(state.callLogStart));
+    call.observation.set(CaseLogCapture, logs);
   });
   return state;
 }

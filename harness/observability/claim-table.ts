@@ -5,7 +5,7 @@
  * directory's claims read as a list.
  */
 import { directive } from "../../src/conformance/registry.ts";
-import type { CheckContext, JsonSchema, Position } from "../../src/conformance/directive.ts";
+import type { CheckContext, ConfigureContext, JsonSchema, Position } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { claim, show } from "../suspension/claims.ts";
 
@@ -25,16 +25,23 @@ export interface ClaimRow<O, V = unknown> {
   check(observed: O, value: V): string | null;
 }
 
-/** Register every row: each becomes a directive reading `read(obs, ctx)` (null: already reported). */
+/**
+ * Register every row: each becomes a directive reading `read(obs, ctx)` (null: already reported).
+ * `configure` runs when a case uses one of the rows (e.g. to compose the capture its reading needs).
+ */
 export function registerClaims<O>(
   home: string,
   read: (obs: Observation, ctx: CheckContext) => O | null,
   rows: readonly ClaimRow<O>[],
+  configure?: (ctx: ConfigureContext) => void,
 ): void {
   for (const row of rows) {
     const boolean = row.schema === undefined;
     const cls = class {
       readonly schema: JsonSchema = row.schema ?? { type: "boolean" };
+      configure(_value: unknown, ctx: ConfigureContext): void {
+        configure?.(ctx);
+      }
       check(value: unknown, obs: Observation, ctx: CheckContext): void {
         const observed = read(obs, ctx);
         if (observed === null) return;

@@ -35,6 +35,12 @@ export function mainTraceId(spans: readonly ReadableSpan[]): string | undefined 
   return roots[0] ? traceId(roots[0]) : undefined;
 }
 
+/** The call's own invocation span: the root of {@link mainTraceId}'s trace. */
+export function mainInvocationSpan(spans: readonly ReadableSpan[]): ReadableSpan | undefined {
+  const main = mainTraceId(spans);
+  return spans.find((s) => s.name === INVOCATION_SPAN && parentId(s) === undefined && traceId(s) === main);
+}
+
 /** The trace ids of the call, the main one first, then in first-seen order. */
 export function traceIds(spans: readonly ReadableSpan[]): string[] {
   const main = mainTraceId(spans);

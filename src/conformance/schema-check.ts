@@ -7,7 +7,9 @@ import { FixtureSchemaInvalid } from "./errors.ts";
 import type { Directive } from "./directive.ts";
 import type { FixtureSource, KeyPath } from "./source.ts";
 
-const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true });
+// verbose: each error carries the schema node it failed, whose `description` (when a directive
+// gives one) is the rule to quote in the message.
+const ajv = new Ajv({ allErrors: false, strict: false, allowUnionTypes: true, verbose: true });
 
 /**
  * `retiredKeys: {<key>: <why>}` in a directive schema: a key an earlier spec defined and the
@@ -87,6 +89,12 @@ function pointerToPath(ptr: string): Array<string | number> {
 
 function describe(err: ErrorObject | undefined): string {
   if (!err) return "is invalid";
+  const hint = (err.parentSchema as { description?: unknown } | undefined)?.description;
+  const base = describeKeyword(err);
+  return typeof hint === "string" ? `${base}: ${hint}` : base;
+}
+
+function describeKeyword(err: ErrorObject): string {
   const at = err.instancePath ? ` at ${err.instancePath}` : "";
   switch (err.keyword) {
     case "additionalProperties":

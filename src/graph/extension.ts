@@ -330,17 +330,24 @@ export function withAttemptIndex<T>(attemptIndex: number, fn: () => T): T {
     });
     throw e;
   };
+  // Each attempt writes its own copy of the pre-attempt metadata (observability §3.4 per-attempt
+  // scoping): a failed attempt's writes are discarded with its copy; the attempt that succeeds
+  // commits its copy to the context it runs in, so the nodes after it read its writes.
+  const meta = store.meta.fork();
+  const commit = <V>(v: V): V => {
+    store.meta.values = meta.values;
+    return v;
+  };
   let r: T;
   try {
-    // Each attempt writes its own copy of the pre-attempt metadata (observability §3.4 per-attempt scoping).
-    r = engineStorage.run({ frame: store.frame, attemptIndex, meta: store.meta.fork() }, fn);
+    r = engineStorage.run({ frame: store.frame, attemptIndex, meta }, fn);
   } catch (e) {
     return settle(e) as T;
   }
   if (typeof r === "object" && r !== null && typeof (r as { then?: unknown }).then === "function") {
-    return (r as unknown as Promise<unknown>).then(undefined, settle) as T;
+    return (r as unknown as Promise<unknown>).then(commit, settle) as T;
   }
-  return r;
+  return commit(r);
 }
 
 export { currentAttemptIndex };

@@ -19,3 +19,5 @@ export { truncatePayload, truncationMarker, DEFAULT_PAYLOAD_BYTE_CAP } from "./t
 export { setInvocationMetadata, getInvocationMetadata, validateMetadata } from "../graph/index.ts";
 export type { AttributeValue, InvocationMetadata } from "../graph/index.ts";
 export { CorrelatedLogger, correlationAttributes, SEVERITY } from "./log-correlation.ts";
+export { EventCounter, TypedEventCounter, InvocationAccumulator, NodeEventAccumulator } from "./queryable.ts";
+export type { QueryableObserver, TypedCountSnapshot, InvocationAccumulatorOptions, AccumulatedNodeEvent, NodeEventBucket } from "./queryable.ts";

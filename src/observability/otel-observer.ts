@@ -100,6 +100,15 @@ interface InvocationTrace {
   readonly nodes: Map<string, Open>;
   /** Child-run spans (subgraph, fan-out instance, branch dispatch) by `key(namespace, child chains)`. */
   readonly runs: Map<string, RunSpans>;
+  /**
+   * Per-branch dispatch spans whose branch ended, held open by their parallel-branches node's span
+   * key until that node's terminal event closes them in declaration order (§6 synthesis step 5).
+   */
+  readonly heldBranches: Map<string, Map<string, RunSpans>>;
+  /** A parallel-branches node's declared branch order, by its node span key. */
+  readonly branchOrder: Map<string, readonly string[]>;
+  /** The last cross-cutting attributes computed, and the metadata snapshot they are for. */
+  cross?: { readonly metadata: InvocationMetadata; readonly attributes: Attributes };
 }
 
 interface RunSpans {
@@ -111,8 +120,13 @@ interface RunSpans {
   readonly dispatch?: Open;
 }
 
+/**
+ * A span-table key for a lineage (namespace plus its fan-out / branch chains), joined with the ASCII
+ * unit / record separators (names do not contain them in practice); computed on every node event,
+ * so it is a join rather than JSON (bench otel-chain).
+ */
 function key(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): string {
-  return JSON.stringify([ns, fan, branch]);
+  return `${ns.join("\u001f")}\u001e${fan.join("\u001f")}\u001e${branch.map((b) => (b === null ? "\u0000" : b)).join("\u001f")}`;
 }
 
 function categoryOf(e: unknown): string {
@@ -187,8 +201,12 @@ export class OTelObserver implements InvocationHooks {
     return { span, ctx: trace.setSpan(ROOT_CONTEXT, span) };
   }
 
+  /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */
   #cross(t: InvocationTrace, metadata: InvocationMetadata): Attributes {
-    return crossCuttingAttributes(t.info.correlationId, t.sessionId, metadata);
+    if (t.cross?.metadata === metadata) return t.cross.attributes;
+    const attributes = crossCuttingAttributes(t.info.correlationId, t.sessionId, metadata);
+    t.cross = { metadata, attributes };
+    return attributes;
   }
 
   onInvocationStart(info: InvocationInfo): void {
@@ -196,7 +214,7 @@ export class OTelObserver implements InvocationHooks {
       const sessionId = currentSessionId();
       const attrs = { ...invocationAttributes(info.invocationId, info.entryNode), ...crossCuttingAttributes(info.correlationId, sessionId, info.metadata) };
       const root = this.#start(INVOCATION_SPAN_NAME, null, attrs, info.timestamp);
-      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), runs: new Map() });
+      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
     });
   }
 
@@ -216,6 +234,7 @@ export class OTelObserver implements InvocationHooks {
       // Anything still open (an unwound suspension, a cancelled branch) closes with the invocation.
       for (const o of t.nodes.values()) o.span.end(end.timestamp);
       for (const r of t.runs.values()) endRun(r, end.timestamp);
+      for (const held of t.heldBranches.values()) for (const r of held.values()) endRun(r, end.timestamp);
       span.end(end.timestamp);
     });
   }
@@ -254,6 +273,7 @@ export class OTelObserver implements InvocationHooks {
         if (pb) {
           attrs[Attr.branchCount] = pb.branchCount;
           attrs[Attr.branchesErrorPolicy] = pb.errorPolicy;
+          t.branchOrder.set(k, pb.branchNames);
         }
         const parent = this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
         t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
@@ -262,6 +282,7 @@ export class OTelObserver implements InvocationHooks {
       const open = t.nodes.get(k);
       if (!open) return;
       t.nodes.delete(k);
+      this.#closeHeldBranches(t, k, e.timestamp);
       const span = open.span;
       if (e.phase === "suspended") {
         span.setAttribute(Attr.outcome, "suspended");
@@ -348,8 +369,27 @@ export class OTelObserver implements InvocationHooks {
           setError(o.span, end.error);
         } else o.span.setStatus({ code: SpanStatusCode.OK });
       }
+      const owner = key(r.namespace, r.fanOutIndexChain, r.branchNameChain) + `#${r.attemptIndex}`;
+      if (r.branchName !== undefined && t.nodes.has(owner)) {
+        // §6 step 5: a dispatch span closes with its parallel-branches node, in declaration order.
+        let held = t.heldBranches.get(owner);
+        if (!held) t.heldBranches.set(owner, (held = new Map()));
+        held.set(r.branchName, run);
+        return;
+      }
       endRun(run, end.timestamp);
     });
+  }
+
+  /** Close the dispatch spans held for the parallel-branches node `k`, in its declared branch order. */
+  #closeHeldBranches(t: InvocationTrace, k: string, at: number): void {
+    const held = t.heldBranches.get(k);
+    const order = t.branchOrder.get(k) ?? [];
+    t.branchOrder.delete(k);
+    if (!held) return;
+    t.heldBranches.delete(k);
+    const names = [...order.filter((n) => held.has(n)), ...[...held.keys()].filter((n) => !order.includes(n))];
+    for (const n of names) endRun(held.get(n)!, at);
   }
 
   /**

@@ -129,3 +129,57 @@ directiveTester("log_records", {
     { code: `  span_tree: [{name: openarmature.invocation}]\n  invariants:\n    all_logs_carry_correlation_id: other`, message: "all_logs_carry_correlation_id" },
   ],
 });
+
+/** Two branches whose inner node shares a name; the first-declared branch finishes last. */
+const branches = (invariants: string) => `
+subgraphs:
+  slow:
+    state: {fields: {msg: {type: string, default: ""}}}
+    entry: ask
+    nodes: {ask: {sleep_ms: 30, update_pure: {msg: slow}}}
+    edges: [{from: ask, to: END}]
+  fast:
+    state: {fields: {msg: {type: string, default: ""}}}
+    entry: ask
+    nodes: {ask: {update_pure: {msg: fast}}}
+    edges: [{from: ask, to: END}]
+state: {fields: {result: {type: string, default: ""}}}
+entry: dispatcher
+nodes:
+  dispatcher:
+    parallel_branches:
+      branches:
+        first: {subgraph: slow}
+        second: {subgraph: fast}
+      error_policy: fail_fast
+edges: [{from: dispatcher, to: END}]
+initial_state: {}
+expected:
+  span_tree:
+    - name: openarmature.invocation
+      children:
+        - name: dispatcher
+          attributes: {openarmature.parallel_branches.branch_count: 2}
+          children:
+            - {name: first, attributes: {openarmature.parallel_branches.parent_node_name: dispatcher}, children: [{name: ask, attributes: {openarmature.node.branch_name: first}}]}
+            - {name: second, attributes: {openarmature.parallel_branches.parent_node_name: dispatcher}, children: [{name: ask, attributes: {openarmature.node.branch_name: second}}]}
+  invariants:
+${invariants}
+`;
+
+directiveTester("dispatch_spans_close_in_declaration_order", {
+  template: (b) => branches(b),
+  capability: "observability",
+  valid: [
+    // The slow first branch ends last, yet its dispatch span closes first: with the node, in
+    // declaration order (§6 synthesis step 5) — not as each branch finishes.
+    `    same_named_inner_spans_disambiguated_by_dispatch_parent: true
+    dispatch_spans_close_before_node_span: true
+    dispatch_spans_close_in_declaration_order: [first, second]`,
+  ],
+  invalid: [
+    { code: "    dispatch_spans_close_in_declaration_order: [second, first]", message: "closed in the order" },
+    { code: "    same_named_inner_spans_disambiguated_by_dispatch_parent: false", message: "same_named_inner_spans_disambiguated_by_dispatch_parent" },
+    { code: "    dispatch_spans_close_before_node_span: false", message: "dispatch_spans_close_before_node_span" },
+  ],
+});

@@ -151,4 +151,25 @@ describe("graph: invocation metadata (observability §3.4)", () => {
     await g.invoke({}, { metadata: { base: 1 } });
     expect(seen).to.deep.equal(['{"base":1}', '{"base":1}']);
   });
+
+  it("commits the successful attempt's writes to the calling context: the next node reads them, not the failed attempt's", async () => {
+    let calls = 0;
+    let downstream = "";
+    const g = new GraphBuilder(S)
+      .addNode(
+        "flaky",
+        () => {
+          setInvocationMetadata({ marker: calls === 0 ? "first" : "second", [`only${calls}`]: true });
+          if (calls++ === 0) throw new Error("transient");
+          return {};
+        },
+        { middleware: [retry({ maxAttempts: 2, backoff: constantBackoff(0), classifier: () => true })] },
+      )
+      .addNode("after", () => ((downstream = JSON.stringify(getInvocationMetadata())), {}))
+      .addEdge("flaky", "after")
+      .setEntry("flaky")
+      .compile({ name: "g" });
+    await g.invoke({}, { metadata: { base: 1 } });
+    expect(JSON.parse(downstream)).to.deep.equal({ base: 1, marker: "second", only1: true });
+  });
 });
