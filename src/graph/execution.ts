@@ -150,8 +150,7 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   }
 
   emit(event: ObserverEvent): void {
-    const f = this.frame;
-    if (f.inv.worker && f.recipients.length) f.inv.worker.enqueue(Object.isFrozen(event) ? event : Object.freeze(event), f.recipients);
+    this.frame.emitTyped(event);
   }
 
   drainEventsFor(options?: DrainOptions): Promise<DrainSummary> {

@@ -39,7 +39,10 @@ export interface NodeContext extends EventLineage {
    * aborts when nothing can cancel the invocation.
    */
   readonly signal: AbortSignal;
-  /** Put an event of any kind on this invocation's observer delivery queue (§6 typed events). */
+  /**
+   * Put an event of any kind on this invocation's observer delivery queue (§6 typed events), after
+   * handing it to the invocation hooks' `onTypedEvent`.
+   */
   emit(event: ObserverEvent): void;
   /** `drainEventsFor(this invocation)`: wait for the events emitted so far to be delivered. */
   drainEventsFor(options?: DrainOptions): Promise<DrainSummary>;
@@ -196,6 +199,12 @@ export interface InvocationHooks {
   onChildRunEnd?(run: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void;
   /** `setInvocationMetadata` merged `added` into the calling context's metadata (observability §3.4). */
   onMetadataAugmented?(augmentation: MetadataAugmentation): void;
+  /**
+   * A typed event (§6 typed variants: LLM, embedding, rerank, tool-call, ...) was emitted with
+   * `ctx.emit` / {@link emitEvent}: called inline, in the emitter's call stack, before the event is
+   * queued for observers — so a tracer renders its span while the emitting code still runs.
+   */
+  onTypedEvent?(event: ObserverEvent): void;
 }
 
 /** What the lifecycle hooks know about an invocation. */
@@ -348,13 +357,13 @@ export function currentNodeContext(): NodeExecutionContext<StateRecord> | undefi
 
 /**
  * Put an event on the current invocation's observer queue (for typed event kinds defined by later
- * capabilities). Returns `false` when called outside an invocation or when nothing observes it.
+ * capabilities), after handing it to the hooks' `onTypedEvent`. Returns `false` when called outside
+ * an invocation or when nothing observes it.
  */
 export function emitEvent(event: ObserverEvent): boolean {
   const frame = engineStorage.getStore()?.frame;
-  if (!frame || !frame.inv.worker || frame.recipients.length === 0) return false;
-  frame.inv.worker.enqueue(Object.isFrozen(event) ? event : Object.freeze(event), frame.recipients);
-  return true;
+  if (!frame) return false;
+  return frame.emitTyped(event);
 }
 
 /** High-resolution wall-clock time in ms since epoch (fractional: sub-millisecond resolution). */

@@ -95,6 +95,16 @@ export type {
   ObserverEventKind,
   MetadataAugmentationEvent,
 } from "./events.ts";
+export {
+  registerEventFamily,
+  eventFamilyByType,
+  eventFamilyOf,
+  eventFamilies,
+  eventTypeName,
+  toSpecRecord,
+  lineageRecord,
+} from "./event-families.ts";
+export type { EventFamily } from "./event-families.ts";
 export { warnObserverError } from "./observers.ts";
 export type {
   Observer,

@@ -13,6 +13,7 @@ import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { DeliveryWorker } from "./delivery-queue.ts";
 import { registerWorker, unregisterWorker } from "./drain.ts";
+import type { ObserverEvent } from "./events.ts";
 import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
 import type { GraphRuntime } from "./internals.ts";
 import { warnObserverError, type ObserverErrorHandler, type ObserverRegistration } from "./observers.ts";
@@ -100,7 +101,7 @@ export class Invocation {
     this.invocationObservers = init.observers;
     this.hooks = init.hooks;
     this.syncHooks = init.hooks.filter(
-      (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented,
+      (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
     );
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;
@@ -196,6 +197,25 @@ export class Frame {
   state: Readonly<StateRecord>;
   /** Full namespace per node name (built once per frame, shared by every execution of the node). */
   #namespaces: Map<string, readonly string[]> | undefined = undefined;
+
+  /**
+   * Hand a typed event to the hooks' `onTypedEvent`, then queue it for this frame's observers.
+   * `false` when nobody observes it.
+   */
+  emitTyped(event: ObserverEvent): boolean {
+    const inv = this.inv;
+    const frozen = Object.isFrozen(event) ? event : Object.freeze(event);
+    let heard = false;
+    for (const h of inv.syncHooks) {
+      if (h.onTypedEvent) {
+        h.onTypedEvent(frozen);
+        heard = true;
+      }
+    }
+    if (!inv.worker || this.recipients.length === 0) return heard;
+    inv.worker.enqueue(frozen, this.recipients);
+    return true;
+  }
 
   /** The §6 `namespace` of node `name` of this frame's graph: `nsPrefix` + the name, frozen. */
   namespaceOf(name: string): readonly string[] {

@@ -41,3 +41,20 @@ export { canonicalJson, deepEqual } from "./canonical-json.ts";
 export { isStrictCompatible, schemaViolation } from "./structured-output.ts";
 export { cassetteFetch, loadCassette, saveCassette, delayInterceptor, mergeChunksInterceptor, CassetteMismatch, REDACTED } from "./cassette.ts";
 export type { Cassette, CassetteChunk, CassetteInteraction, CassetteMode, CassetteOptions, CassetteInterceptor } from "./cassette.ts";
+export { eventMessage, eventToolCall } from "./events.ts";
+import "./tool-events.ts";
+export type {
+  LlmCompletionEvent,
+  LlmFailedEvent,
+  LlmTokenEvent,
+  LlmCallIdentity,
+  LlmRequestSide,
+  LlmResponseSide,
+  LlmWireAttempt,
+  LlmAttemptFailure,
+  EventMessage,
+  EventToolCall,
+  EventActivePrompt,
+  EventTokenBudget,
+} from "./events.ts";
+export type { ToolCallEvent, ToolCallFailedEvent, ToolCallIdentity } from "./tool-events.ts";
