@@ -21,7 +21,8 @@ export function knownEventType(type: string, ctx: Pick<ConfigureContext, "locate
  * `typed_observers:` (conformance-adapter §5.5 *Typed-event collector directives*): registers
  * `typed_event_collector`s — real observers retaining every graph-engine §6 typed event they
  * receive (or one family, `filter_event_type`) in their own storage, read back by
- * `expected.observers`.
+ * `expected.observers`. `include_caller_metadata: true` opts the collector into the events'
+ * `caller_invocation_metadata` snapshot (observability §3.4; off by default).
  */
 @directive({ name: "typed_observers", at: "case", home: "general", summary: "typed-event collectors (retain typed events; optional filter_event_type)" })
 export class TypedObservers {
@@ -36,16 +37,17 @@ export class TypedObservers {
         name: { type: "string", minLength: 1 },
         kind: { const: "typed_event_collector" },
         filter_event_type: { type: "string", minLength: 1 },
+        include_caller_metadata: { type: "boolean" },
       },
     },
   };
-  configure(value: Array<{ name: string; filter_event_type?: string }>, ctx: ConfigureContext): void {
+  configure(value: Array<{ name: string; filter_event_type?: string; include_caller_metadata?: boolean }>, ctx: ConfigureContext): void {
     const state = ctx.slot(TypedCollectorsSlot);
     for (const [i, c] of value.entries()) {
       const path = [...ctx.self.path, i];
       if (state.decls.some((d) => d.name === c.name)) throw new FixtureSchemaInvalid(`typed_observers: collector name '${c.name}' is used twice`, ctx.locate([...path, "name"]));
       const filter = c.filter_event_type === undefined ? undefined : knownEventType(c.filter_event_type, ctx, [...path, "filter_event_type"]);
-      addTypedCollector(ctx, { name: c.name, filter });
+      addTypedCollector(ctx, { name: c.name, filter, includeCallerMetadata: c.include_caller_metadata === true });
     }
   }
 }

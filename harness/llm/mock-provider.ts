@@ -14,6 +14,8 @@ export interface MockEntry {
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
   readonly stream_body?: ReadonlyArray<unknown>;
+  /** After the `stream_body` chunks, the connection drops (the body stream errors mid-read). */
+  readonly stream_drops?: boolean;
   readonly connection_failure?: boolean;
 }
 
@@ -61,7 +63,20 @@ function answer(entry: MockEntry): Response {
   if (entry.connection_failure) throw new TypeError("fetch failed: connect ECONNREFUSED (mock connection_failure)");
   const status = entry.status ?? 200;
   if (entry.stream_body !== undefined) {
-    return new Response(sse(entry.stream_body), { status, headers: { "content-type": "text/event-stream", ...entry.headers } });
+    const headers = { "content-type": "text/event-stream", ...entry.headers };
+    if (!entry.stream_drops) return new Response(sse(entry.stream_body), { status, headers });
+    const bytes = new TextEncoder().encode(sse(entry.stream_body));
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      // The chunks are read first; the next read fails (error() would discard queued chunks).
+      pull(controller) {
+        if (!sent && bytes.length) {
+          sent = true;
+          controller.enqueue(bytes);
+        } else controller.error(new TypeError("terminated: the mock connection dropped mid-stream"));
+      },
+    });
+    return new Response(body, { status, headers });
   }
   const text = entry.body === undefined ? "" : JSON.stringify(entry.body);
   return new Response(status === 204 ? null : text, { status, headers: { "content-type": "application/json", ...entry.headers } });

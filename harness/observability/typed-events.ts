@@ -8,7 +8,7 @@
  */
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { Facet } from "../../src/conformance/observation.ts";
-import { eventFamilyOf, eventTypeName, toSpecRecord, type ObserverEvent } from "../../src/graph/index.ts";
+import { eventFamilyOf, eventTypeName, toSpecRecord, withCallerInvocationMetadata, type ObserverEvent } from "../../src/graph/index.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
 
 /** One retained event: its spec type name and its spec (snake_case) record. */
@@ -28,6 +28,8 @@ export interface CollectorDecl {
   readonly name: string;
   /** Retain only this family (a spec type name), or every typed event. */
   readonly filter: string | undefined;
+  /** Opted into `caller_invocation_metadata` (observability §3.4): read events through `withCallerInvocationMetadata`. */
+  readonly includeCallerMetadata: boolean;
 }
 
 export class TypedCollectorsState {
@@ -52,7 +54,8 @@ export function addTypedCollector(ctx: ConfigureContext, decl: CollectorDecl): v
   hooks.invokeOptions.push(() => ({
     observers: state.decls.map((d) => ({
       name: `typed_event_collector:${d.name}`,
-      observer: (event: ObserverEvent) => {
+      observer: (received: ObserverEvent) => {
+        const event = d.includeCallerMetadata ? withCallerInvocationMetadata(received) : received;
         const type = eventTypeName(event);
         if (d.filter !== undefined && type !== d.filter) return;
         // A kind no family registered is retained under its raw kind (no assertion can name it).

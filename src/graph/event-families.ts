@@ -73,6 +73,35 @@ export function toSpecRecord(event: ObserverEvent): Readonly<Record<string, unkn
 }
 
 /**
+ * The event as an observer that opted into `caller_invocation_metadata` (observability §3.4) reads
+ * it: a copy whose `callerInvocationMetadata` is the snapshot the event carries as
+ * `invocationMetadata` (typed events emit it null — off by default). Other events come back unchanged.
+ */
+export function withCallerInvocationMetadata<E extends ObserverEvent>(event: E): E {
+  const snapshot = (event as { readonly invocationMetadata?: unknown }).invocationMetadata;
+  if (snapshot === undefined || !("callerInvocationMetadata" in event)) return event;
+  return Object.freeze({ ...event, callerInvocationMetadata: snapshot }) as E;
+}
+
+/**
+ * The §6 lineage of the code running now, copied from its node context (`currentNodeContext()`), for
+ * a typed event emitted from inside a node: exactly the {@link EventLineage} fields.
+ */
+export function lineageOf(ctx: EventLineage): EventLineage {
+  return {
+    invocationId: ctx.invocationId,
+    correlationId: ctx.correlationId,
+    nodeName: ctx.nodeName,
+    namespace: ctx.namespace,
+    attemptIndex: ctx.attemptIndex,
+    ...(ctx.fanOutIndex !== undefined ? { fanOutIndex: ctx.fanOutIndex } : {}),
+    ...(ctx.branchName !== undefined ? { branchName: ctx.branchName } : {}),
+    fanOutIndexChain: ctx.fanOutIndexChain,
+    branchNameChain: ctx.branchNameChain,
+  };
+}
+
+/**
  * The §6 identity / scoping baseline as spec fields, for a family's `toRecord`: `fan_out_index` /
  * `branch_name` are `null` outside a fan-out instance / branch (the spec's `int | null`).
  */

@@ -103,6 +103,8 @@ export {
   eventTypeName,
   toSpecRecord,
   lineageRecord,
+  lineageOf,
+  withCallerInvocationMetadata,
 } from "./event-families.ts";
 export type { EventFamily } from "./event-families.ts";
 export { warnObserverError } from "./observers.ts";

@@ -5,6 +5,7 @@
  * cause preserved as `cause`. Messages never carry an API key.
  */
 import { CategorizedError } from "../pipeline/middleware/errors.ts";
+import type { JsonObject } from "./messages.ts";
 import type { FinishReason, Usage } from "./response.ts";
 import type { JsonSchema } from "./tools.ts";
 
@@ -75,6 +76,11 @@ export class StructuredOutputInvalid extends LlmProviderError {
   readonly error_message: string;
   readonly finish_reason: FinishReason;
   readonly usage: Usage;
+  /**
+   * The parsed provider response whose content failed (set by the provider that received it; the
+   * typed `LlmFailedEvent` reads its response id and model, graph-engine §6).
+   */
+  raw: JsonObject | undefined = undefined;
 
   constructor(fields: {
     response_schema: JsonSchema;

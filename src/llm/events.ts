@@ -88,8 +88,13 @@ export interface LlmCallIdentity extends EventLineage {
   readonly model: string;
   /** Fresh per `complete()` call; shared by the call's token events and its terminal event. */
   readonly callId: string;
-  /** The caller's invocation metadata at call time — only when an observer opted in (§3.4); else null. */
+  /**
+   * `caller_invocation_metadata`: null as emitted — an observer that opts in (§3.4) reads the
+   * event through `withCallerInvocationMetadata(event)`, which fills it from {@link invocationMetadata}.
+   */
   readonly callerInvocationMetadata: Readonly<Record<string, unknown>> | null;
+  /** The caller-supplied invocation metadata in scope at call time (the opt-in snapshot's source). */
+  readonly invocationMetadata: Readonly<Record<string, unknown>>;
   /** Wall-clock time of dispatch, ms since epoch (fractional). */
   readonly timestamp: number;
 }

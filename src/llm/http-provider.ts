@@ -5,12 +5,13 @@
  * SSE with `eventsource-parser`, and applies structured output (§5, §7).
  */
 import { createParser } from "eventsource-parser";
-import { LlmProviderError, invalidRequest } from "./errors.ts";
+import { LlmProviderError, StructuredOutputInvalid, invalidRequest } from "./errors.ts";
 import type { Endpoint, PreparedCall, WireMapping, WireRequest } from "./mapping.ts";
 import { hasImageBlock, textOf, validateMessages, type Message } from "./messages.ts";
 import type { CompleteOptions, Provider, ReadyOptions, StreamEvent } from "./provider.ts";
 import type { Response } from "./response.ts";
 import { withCallRetry } from "./retry.ts";
+import { LlmCallObservation } from "./call-events.ts";
 import { parseBody, readText, scrubKey, send, type FetchFn } from "./transport.ts";
 import { validateConfig } from "./config.ts";
 import { parseStructured } from "./structured-output.ts";
@@ -38,10 +39,21 @@ export interface HttpProviderOptions {
   readonly headers?: Readonly<Record<string, string>>;
   readonly fetch?: FetchFn;
   readonly capabilities?: ProviderCapabilities;
+  /**
+   * The GenAI `gen_ai.system` identifier (observability §5.5.3): default `openai` for the
+   * OpenAI-compatible mapping, `anthropic`, `gcp.gemini`; set it for another server behind a
+   * compatible mapping (`vllm`, `lm_studio`, ...).
+   */
+  readonly system?: string;
 }
+
+/** The `gen_ai.system` each mapping reports unless the provider is given its own (observability §5.5.3). */
+const DEFAULT_SYSTEM: Readonly<Record<string, string>> = { "openai-chat": "openai", "anthropic-messages": "anthropic", gemini: "gcp.gemini" };
 
 export class HttpProvider implements Provider {
   readonly name: string;
+  /** `gen_ai.system` on its spans and the `provider` of its typed events. */
+  readonly system: string;
   readonly api: string;
   readonly model: string;
   readonly endpoint: Endpoint;
@@ -54,6 +66,7 @@ export class HttpProvider implements Provider {
     this.name = options.name;
     this.#mapping = options.mapping;
     this.api = options.mapping.api;
+    this.system = options.system ?? DEFAULT_SYSTEM[options.mapping.api] ?? options.name;
     this.model = options.model;
     this.#fetch = options.fetch;
     this.endpoint = {
@@ -76,18 +89,49 @@ export class HttpProvider implements Provider {
     this.#mapping.interpretReady(parseBody(text, res.status), this.model);
   }
 
+  /**
+   * One completion. Inside a graph node it also dispatches the typed events (graph-engine §6):
+   * `LlmTokenEvent` per streamed delta, then exactly one `LlmCompletionEvent` / `LlmFailedEvent`.
+   */
   async complete(messages: ReadonlyArray<Message>, options: CompleteOptions = {}): Promise<Response> {
+    const observed = LlmCallObservation.open(this, messages, options.config);
+    if (!observed) return this.#complete(messages, options, undefined);
+    try {
+      const response = await this.#complete(messages, options, observed);
+      observed.completed(response);
+      return response;
+    } catch (e) {
+      observed.failed(e);
+      throw e;
+    }
+  }
+
+  async #complete(messages: ReadonlyArray<Message>, options: CompleteOptions, observed: LlmCallObservation | undefined): Promise<Response> {
     const base = this.prepare(messages, options);
     return withCallRetry(options.retry, base.messages, base.config, options.signal, async (attempt) => {
       const call: PreparedCall = { ...base, messages: attempt.messages, ...(attempt.config !== undefined ? { config: attempt.config } : {}) };
-      if (!call.stream) return this.#completeOnce(call, options.signal);
-      let final: Response | undefined;
-      for await (const event of this.#streamOnce(call, options.signal)) {
-        options.onEvent?.(event);
-        if (event.type === "done") final = event.response;
+      observed?.attemptStarted(attempt);
+      try {
+        const response = await this.#attemptOnce(call, options, observed);
+        observed?.attemptEnded({ response });
+        return response;
+      } catch (error) {
+        observed?.attemptEnded({ error });
+        throw error;
       }
-      return final!;
     });
+  }
+
+  async #attemptOnce(call: PreparedCall, options: CompleteOptions, observed: LlmCallObservation | undefined): Promise<Response> {
+    if (!call.stream) return this.#completeOnce(call, options.signal);
+    let final: Response | undefined;
+    for await (const event of this.#streamOnce(call, options.signal)) {
+      options.onEvent?.(event);
+      if (event.type === "text_delta") observed?.token("content", event.delta);
+      else if (event.type === "reasoning_delta") observed?.token("reasoning", event.delta);
+      else if (event.type === "done") final = event.response;
+    }
+    return final!;
   }
 
   async *stream(messages: ReadonlyArray<Message>, options: Omit<CompleteOptions, "stream" | "retry" | "onEvent"> = {}): AsyncIterable<StreamEvent> {
@@ -160,7 +204,7 @@ export class HttpProvider implements Provider {
     let finished = false;
     try {
       while (reader) {
-        const { done, value } = await reader.read();
+        const { done, value } = await readChunk(reader, signal, res.status);
         if (done) break;
         parser.feed(decode(decoder, value, this.name));
         if (failure !== undefined) throw failure;
@@ -189,6 +233,16 @@ export class HttpProvider implements Provider {
   }
 }
 
+/** One chunk of a streamed body; a connection that drops mid-stream is `provider_unavailable` (as a body read is, transport.ts). */
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>, signal: AbortSignal | undefined, status: number): Promise<Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>["read"]>>> {
+  try {
+    return await reader.read();
+  } catch (cause) {
+    if (signal?.aborted) throw cause;
+    throw new LlmProviderError("provider_unavailable", `the stream broke off: ${(cause as Error)?.message ?? String(cause)}`, { cause, status });
+  }
+}
+
 function decode(decoder: InstanceType<typeof TextDecoder>, chunk: Uint8Array | undefined, name: string): string {
   try {
     return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
@@ -202,5 +256,10 @@ function withStructuredOutput(response: Response, call: PreparedCall): Response 
   const schema = call.responseSchema;
   if (schema === undefined || response.finish_reason === "tool_calls") return response;
   const content = response.message.content;
-  return { ...response, parsed: parseStructured(schema, textOf(content), response.finish_reason, response.usage) };
+  try {
+    return { ...response, parsed: parseStructured(schema, textOf(content), response.finish_reason, response.usage) };
+  } catch (e) {
+    if (e instanceof StructuredOutputInvalid) e.raw = response.raw;
+    throw e;
+  }
 }

@@ -42,7 +42,8 @@ export { isStrictCompatible, schemaViolation } from "./structured-output.ts";
 export { cassetteFetch, loadCassette, saveCassette, delayInterceptor, mergeChunksInterceptor, CassetteMismatch, REDACTED } from "./cassette.ts";
 export type { Cassette, CassetteChunk, CassetteInteraction, CassetteMode, CassetteOptions, CassetteInterceptor } from "./cassette.ts";
 export { eventMessage, eventToolCall } from "./events.ts";
-import "./tool-events.ts";
+export { runToolCall } from "./tool-call.ts";
+export type { ToolExecution } from "./tool-call.ts";
 export type {
   LlmCompletionEvent,
   LlmFailedEvent,

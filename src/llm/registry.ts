@@ -19,6 +19,8 @@ export interface ProviderConfig {
   readonly headers?: Readonly<Record<string, string>>;
   readonly fetch?: FetchFn;
   readonly capabilities?: ProviderCapabilities;
+  /** `gen_ai.system` override (observability §5.5.3), e.g. `vllm` behind the OpenAI-compatible mapping. */
+  readonly system?: string;
 }
 
 export interface ProviderEntry {
@@ -77,6 +79,7 @@ export function httpEntry(
         ...(apiKey !== undefined ? { apiKey } : {}),
         ...(config.headers !== undefined ? { headers: config.headers } : {}),
         ...(config.fetch !== undefined ? { fetch: config.fetch } : {}),
+        ...(config.system !== undefined ? { system: config.system } : {}),
         capabilities: { ...defaults.capabilities, ...config.capabilities },
       });
     },

@@ -16,7 +16,10 @@ export interface ToolCallIdentity extends EventLineage {
   readonly arguments: Readonly<Record<string, unknown>> | null;
   /** Scope entry to outcome, ms. */
   readonly latencyMs: number | null;
+  /** Null as emitted; see `withCallerInvocationMetadata` (observability §3.4 opt-in). */
   readonly callerInvocationMetadata: Readonly<Record<string, unknown>> | null;
+  /** The caller-supplied invocation metadata in scope when the execution started. */
+  readonly invocationMetadata: Readonly<Record<string, unknown>>;
   /** Wall-clock time the execution started / the event was dispatched, ms since epoch. */
   readonly startTime: number;
   readonly timestamp: number;
