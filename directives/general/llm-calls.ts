@@ -13,7 +13,8 @@ import type { NodeContext } from "../../src/graph/index.ts";
 import { runToolCall, textOf } from "../../src/llm/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { MockEntry } from "../../harness/llm/mock-provider.ts";
-import { callOptions, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
+import { useOtelCapture } from "../../harness/observability/capture.ts";
+import { callOptions, DEFAULT_STREAM_MODEL, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, useLlmResponses, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
 
 const HOME = "general";
 const ENTRY: JsonSchema = {
@@ -52,12 +53,23 @@ export class MockLlm {
     ],
   };
   configure(value: MockLlmEntry[] | { capabilities?: Record<string, boolean>; responses: MockLlmEntry[] }, ctx: ConfigureContext): void {
+    composeCapture(ctx);
     const state = ctx.slot(ObsLlmSlot);
     const list = Array.isArray(value) ? value : value.responses;
     if (!Array.isArray(value) && value.capabilities) state.capabilities = value.capabilities;
     const base = Array.isArray(value) ? ctx.self.path : [...ctx.self.path, "responses"];
     list.forEach((e, i) => state.entries.push(mockEntry(e, ctx.locate([...base, i]))));
   }
+}
+
+/**
+ * A case with an LLM mock is an LLM-observability case: it runs with the OTel observer and the
+ * §6.3 capture composed (conformance-adapter §6.3: every observability case does), so its span
+ * claims have spans to read and its calls' provider spans are rendered.
+ */
+function composeCapture(ctx: ConfigureContext): void {
+  useOtelCapture(ctx);
+  useLlmResponses(ctx);
 }
 
 type Chunk = Readonly<Record<string, unknown>>;
@@ -89,7 +101,9 @@ export class MockLlmStream {
     },
   };
   configure(value: Array<Chunk[] | { wire_attempts: Chunk[][] }>, ctx: ConfigureContext): void {
+    composeCapture(ctx);
     const state = ctx.slot(ObsLlmSlot);
+    state.defaultModel = DEFAULT_STREAM_MODEL;
     for (const call of value) for (const attempt of Array.isArray(call) ? [call] : call.wire_attempts) state.entries.push(streamAttempt(attempt));
   }
 }
@@ -122,6 +136,7 @@ export class CallsLlm {
     node.steps.push(async (_s, ctx) => {
       const { messages, options } = callOptions(value, where);
       const r = await llm.provider(value.model).complete(messages, { ...options, signal: ctx.signal });
+      llm.responses.push(r);
       return value.stores_response_in === undefined ? {} : { [value.stores_response_in]: textOf(r.message.content) };
     });
   }

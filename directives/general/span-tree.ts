@@ -24,7 +24,7 @@ export class SpanTree {
     const cap = capturedSpans(obs, ctx);
     if (cap === null) return;
     const main = mainTraceId(cap.spans);
-    ctx.match(value, forest(cap.spans.filter((s) => traceId(s) === main)), SPAN_FOREST);
+    ctx.match(value, forest(cap.spans.filter((s) => traceId(s) === main), cap.fullPayloads), SPAN_FOREST);
   }
 }
 

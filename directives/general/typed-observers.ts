@@ -3,6 +3,7 @@ import type { CheckContext, ConfigureContext } from "../../src/conformance/direc
 import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { eventFamilies, eventFamilyByType } from "../../src/graph/index.ts";
+import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { addTypedCollector, CollectorInView, TypedCollectorsSlot, TypedEvents } from "../../harness/observability/typed-events.ts";
 
 /** The `collector` position: the directives of one `expected.observers.<collector>` slot. */
@@ -42,6 +43,7 @@ export class TypedObservers {
     },
   };
   configure(value: Array<{ name: string; filter_event_type?: string; include_caller_metadata?: boolean }>, ctx: ConfigureContext): void {
+    if (ctx.capability === "observability") useOtelCapture(ctx); // §6.3: every observability case runs with the OTel observer
     const state = ctx.slot(TypedCollectorsSlot);
     for (const [i, c] of value.entries()) {
       const path = [...ctx.self.path, i];

@@ -36,6 +36,12 @@ export class LlmCaseState {
   mappingPath: KeyPath = [];
   /** `calls[]` plans in order (empty in the single `call:` form). */
   readonly callPlans: InvocationPlan[] = [];
+  /**
+   * Runs each `complete` call traced (conformance-adapter §5.11 `llm_spans`: inside a one-node
+   * invocation with the OTel observer attached), resolving with what the call did and the spans it
+   * produced. Set by the directive that needs the spans; absent, calls run bare.
+   */
+  traced: ((run: () => Promise<Response>) => Promise<{ readonly response?: Response; readonly error?: unknown; readonly spans: ReadonlyArray<unknown> }>) | undefined;
 }
 export const LLM_CASE = new SlotKey("llm-provider case", () => new LlmCaseState());
 
@@ -77,6 +83,7 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
   const firstServed = mock.served.length;
   let response: Response | undefined;
   let error: unknown;
+  let spans: ReadonlyArray<unknown> | undefined;
   try {
     if (operation === "ready") await provider.ready({ signal: ctx.signal });
     else if (operation === "complete") {
@@ -89,10 +96,18 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
         ...(input["stream"] === true ? { stream: true, onEvent: (e: StreamEvent) => events.push(e) } : {}),
         signal: ctx.signal,
       };
-      response =
+      const run = (): Promise<Response> =>
         input["retry_middleware"] !== undefined
-          ? await completeUnderRetryMiddleware(provider, messages, options, input["retry_middleware"] as RetrySpec, where)
-          : await provider.complete(messages, options);
+          ? completeUnderRetryMiddleware(provider, messages, options, input["retry_middleware"] as RetrySpec, where)
+          : provider.complete(messages, options);
+      const traced = ctx.slot(LLM_CASE).traced;
+      if (traced === undefined) response = await run();
+      else {
+        const t = await traced(run);
+        spans = t.spans;
+        if (t.error !== undefined) throw t.error;
+        response = t.response;
+      }
     } else throw new FixtureSchemaInvalid(`unknown operation '${String(operation)}' (complete or ready)`, where);
   } catch (e) {
     if (e instanceof FixtureSchemaInvalid || (ctx.signal.aborted && isCancellation(e))) throw e;
@@ -113,6 +128,7 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
     configBefore,
     configAfter: JSON.stringify(config ?? null),
     input,
+    ...(spans !== undefined ? { spans } : {}),
   };
 }
 

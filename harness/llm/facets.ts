@@ -43,6 +43,8 @@ export interface LlmCall {
   readonly served: ReadonlyArray<ServedResponse>;
   /** The call's inputs as the fixture wrote them. */
   readonly input: Readonly<Record<string, unknown>>;
+  /** The spans the call produced when the case traces its calls (`llm_spans`; OTel `ReadableSpan`s). */
+  readonly spans?: ReadonlyArray<unknown>;
 }
 
 export interface ServedResponse {

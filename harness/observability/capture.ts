@@ -10,10 +10,11 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { Facet } from "../../src/conformance/observation.ts";
-import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../../src/graph/index.ts";
+import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent, ObserverEvent } from "../../src/graph/index.ts";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { CorrelatedLogger, OTelObserver } from "../../src/observability/index.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
+import { canonicalJson } from "../../src/llm/index.ts";
 
 /** What one call exported. */
 export interface CapturedSpans {
@@ -22,6 +23,8 @@ export interface CapturedSpans {
   readonly errors: readonly string[];
   /** The node events the engine handed the observer (what it could read them from). */
   readonly nodeEvents: readonly NodeEvent[];
+  /** The untruncated serializations of the payloads the call's provider / tool events carried (§5.5.5 prefix checks). */
+  readonly fullPayloads: readonly string[];
 }
 export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)");
 
@@ -42,9 +45,14 @@ export class OtelCaptureState implements InvocationHooks {
   readonly exporter = new InMemorySpanExporter();
   readonly errors: string[] = [];
   readonly nodeEvents: NodeEvent[] = [];
+  readonly fullPayloads: string[] = [];
   readonly logExporter = new InMemoryLogRecordExporter();
   /** Index of the current call's first record in the (never reset) log exporter. */
   callLogStart = 0;
+  /** The §5.5.4 / §5.5.5 observer flags the case sets (`otel_observer`, `disable_llm_spans`, ...); unset keeps the default. */
+  readonly flags: { disableLlmSpans?: boolean; disableProviderPayload?: boolean; disableGenaiSemconv?: boolean; payloadByteCap?: number } = {};
+  /** `otel_observer: {attached: false}`: the engine hooks reach no observer (no spans; logs and typed events still captured). */
+  attached = true;
   #observer: OTelObserver | undefined;
   #logger: CorrelatedLogger | undefined;
   #loggerProvider: LoggerProvider | undefined;
@@ -65,28 +73,42 @@ export class OtelCaptureState implements InvocationHooks {
       spanProcessors: [new SimpleSpanProcessor(this.exporter)],
       detachedSubgraphs: this.detachedSubgraphs,
       detachedFanOuts: this.detachedFanOuts,
+      ...this.flags,
       onError: (e, where) => this.errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
     }));
   }
   onInvocationStart(i: InvocationInfo): void {
-    this.observer.onInvocationStart(i);
+    if (this.attached) this.observer.onInvocationStart(i);
   }
   onInvocationEnd(i: InvocationInfo, e: InvocationEnd): void {
-    this.observer.onInvocationEnd(i, e);
+    if (this.attached) this.observer.onInvocationEnd(i, e);
   }
   onNodeEvent(e: NodeEvent): void {
     this.nodeEvents.push(e);
-    this.observer.onNodeEvent(e);
+    if (this.attached) this.observer.onNodeEvent(e);
   }
   onChildRunStart(r: ChildRunInfo): void {
-    this.observer.onChildRunStart(r);
+    if (this.attached) this.observer.onChildRunStart(r);
   }
   onChildRunEnd(r: ChildRunInfo, end: { readonly error?: unknown; readonly timestamp: number }): void {
-    this.observer.onChildRunEnd(r, end);
+    if (this.attached) this.observer.onChildRunEnd(r, end);
   }
   onMetadataAugmented(a: MetadataAugmentation): void {
-    this.observer.onMetadataAugmented(a);
+    if (this.attached) this.observer.onMetadataAugmented(a);
   }
+  onTypedEvent(e: ObserverEvent): void {
+    this.fullPayloads.push(...payloadSerializations(e));
+    if (this.attached) this.observer.onTypedEvent(e);
+  }
+}
+
+/** The full serializations (library canonical JSON) a provider / tool event's payload attributes are cut from. */
+function payloadSerializations(e: ObserverEvent): string[] {
+  if (e.kind === "llm_completion" || e.kind === "llm_failed") {
+    return e.attempts.flatMap((a) => [canonicalJson(a.inputMessages), canonicalJson(a.requestExtras), ...(a.response?.outputContent ? [a.response.outputContent] : [])]);
+  }
+  if (e.kind === "tool_call" || e.kind === "tool_call_failed") return [canonicalJson(e.arguments), ...(e.kind === "tool_call" ? [canonicalJson(e.result ?? null)] : [])];
+  return [];
 }
 
 export const OtelCaptureSlot = new SlotKey<OtelCaptureState>("OTel capture (§6.3)", () => new OtelCaptureState());
@@ -104,11 +126,12 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
     state.callLogStart = state.logExporter.getFinishedLogRecords().length;
     state.errors.length = 0;
     state.nodeEvents.length = 0;
+    state.fullPayloads.length = 0;
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
     await state.flushLogs();
-    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents] });
+    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents], fullPayloads: [...state.fullPayloads] });
     const logs = [...state.logExporter.getFinishedLogRecords()];
     call.observation.set(LogCapture, logs.slice(state.callLogStart));
     call.observation.set(CaseLogCapture, logs);

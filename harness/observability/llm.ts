@@ -4,19 +4,27 @@
  * OpenAI-compatible provider from the registry, bound to the mock `fetch` (the network edge),
  * and the fixture message synthesis primitives (`content_repeat`, `base64_data_synthetic`).
  *
- * The provider is bound to the call's `model:`, else the model the first mock response names,
- * else `gpt-test` (the streamed fixtures' chunks name none). One mock serves the whole case: every
- * wire attempt of every call takes the next entry.
+ * The provider is bound to the call's `model:`, else the model the first mock response names —
+ * the alias when it names a dated snapshot (a provider answers `gpt-4o` with `gpt-4o-2024-08-06`,
+ * fixture 068; 144 / 149 bind `test-model` under a body echoing `test-model-2026-07-15`) — else
+ * `test-model`, or `gpt-test` in a `mock_llm_stream` case (what the streamed fixtures 111-118
+ * assert; their chunks name no model). One mock serves the whole case: every wire attempt of every
+ * call takes the next entry.
  */
-import { SlotKey } from "../../src/conformance/directive.ts";
+import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
+import { Facet } from "../../src/conformance/observation.ts";
+import { GraphCaseHooksSlot } from "../graph/extensions.ts";
 import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
-import { providers, type CompleteOptions, type Message, type Provider, type RuntimeConfig, type Tool } from "../../src/llm/index.ts";
+import { providers, type CompleteOptions, type Message, type Provider, type Response, type RuntimeConfig, type Tool } from "../../src/llm/index.ts";
 import { callRetry, type RetrySpec } from "../llm/call-spec.ts";
 import { MOCK_API_KEY, MOCK_BASE_URL } from "../llm/case.ts";
 import { MockProvider, type MockEntry } from "../llm/mock-provider.ts";
 import { repeatMessage } from "../retrieval/case.ts";
 
-export const FALLBACK_MODEL = "gpt-test";
+/** The model a `mock_llm` case binds (fixture 144 binds it under a body naming `test-model-2026-07-15`). */
+export const DEFAULT_MODEL = "test-model";
+/** The model a `mock_llm_stream` case binds (the streamed fixtures 111-118 assert it; their chunks name none). */
+export const DEFAULT_STREAM_MODEL = "gpt-test";
 
 /** A `mock_llm` entry: a wire response, optionally with a `raises` override of the vendor error. */
 export interface MockLlmEntry {
@@ -32,9 +40,14 @@ export interface RepeatSpec {
 
 export class ObsLlmState {
   readonly entries: MockEntry[] = [];
+  /** The responses the case's calls received, in order (reset per call by `useLlmResponses`). */
+  readonly responses: Response[] = [];
   capabilities: Readonly<Record<string, boolean>> = {};
   /** `provider: {genai_system}` — the `gen_ai.system` override. */
   system: string | undefined;
+  recording = false;
+  /** The model a call without `model:` is bound to (see the module comment). */
+  defaultModel = DEFAULT_MODEL;
   #mock: MockProvider | undefined;
   readonly #providers = new Map<string, Provider>();
 
@@ -42,20 +55,21 @@ export class ObsLlmState {
     return (this.#mock ??= new MockProvider({ responses: this.entries }));
   }
 
-  /** The first model a mock response names. */
+  /**
+   * The alias the first mock response's `model` is a dated snapshot of (`test-model-2026-07-15` →
+   * `test-model`), or that model itself; undefined when no response names one.
+   */
   namedModel(): string | undefined {
     for (const e of this.entries) {
       const m = (e.body as { model?: unknown } | undefined)?.model;
-      if (typeof m === "string") return m;
-      const chunk = e.stream_body?.find((c) => typeof (c as { model?: unknown } | null)?.model === "string") as { model: string } | undefined;
-      if (chunk) return chunk.model;
+      if (typeof m === "string") return m.replace(/-\d{4}-\d{2}-\d{2}$/, "");
     }
     return undefined;
   }
 
   /** The provider bound to `model` (or the case default), over the mock. */
   provider(model: string | undefined): Provider {
-    const m = model ?? this.namedModel() ?? FALLBACK_MODEL;
+    const m = model ?? this.namedModel() ?? this.defaultModel;
     let p = this.#providers.get(m);
     if (!p) {
       p = providers.create("openai", {
@@ -73,6 +87,19 @@ export class ObsLlmState {
 }
 
 export const ObsLlmSlot = new SlotKey<ObsLlmState>("observability LLM mock", () => new ObsLlmState());
+
+/** The responses the call's `complete()` calls returned, in order. */
+export const LlmResponses = new Facet<readonly Response[]>("LLM responses of the call");
+
+/** Record each call's LLM responses as its {@link LlmResponses} facet (once per case). */
+export function useLlmResponses(ctx: ConfigureContext): void {
+  const state = ctx.slot(ObsLlmSlot);
+  if (state.recording) return;
+  state.recording = true;
+  const hooks = ctx.slot(GraphCaseHooksSlot);
+  hooks.beforeCall.push(() => void (state.responses.length = 0));
+  hooks.afterCall.push((call) => void call.observation.set(LlmResponses, [...state.responses]));
+}
 
 /** `char` repeated while the UTF-8 length stays within `bytes` (§5.1 `content_repeat`, §5.15 `message_repeat`). */
 export function repeatTo(spec: RepeatSpec): string {

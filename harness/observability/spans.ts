@@ -5,7 +5,7 @@
 import { SpanStatusCode } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { CheckContext } from "../../src/conformance/directive.ts";
-import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
+import { match, Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { SpanCapture, type CapturedSpans } from "./capture.ts";
 
@@ -63,8 +63,12 @@ export interface SpanRecord {
   readonly children: readonly SpanRecord[];
 }
 
-/** The forest of `spans` joined by parent span id (roots: spans whose parent is not among them). */
-export function forest(spans: readonly ReadableSpan[]): SpanRecord[] {
+/**
+ * The forest of `spans` joined by parent span id (roots: spans whose parent is not among them).
+ * `fullPayloads`: the untruncated serializations the call's payload attributes were cut from
+ * (`attribute_truncation.prefix_of_full_serialization` reads them).
+ */
+export function forest(spans: readonly ReadableSpan[], fullPayloads: readonly string[] = []): SpanRecord[] {
   const ids = new Set(spans.map(spanId));
   const kids = new Map<string, ReadableSpan[]>();
   const roots: ReadableSpan[] = [];
@@ -85,6 +89,9 @@ export function forest(spans: readonly ReadableSpan[]): SpanRecord[] {
       attributes,
       attributes_absent: attributes,
       attributes_present: attributes,
+      attribute_parses_as_messages: attributes,
+      attribute_parses_as_object: attributes,
+      attribute_truncation: { attributes, fullPayloads },
       links: s.links.map((l) => ({ target_trace_id: l.context.traceId })),
       link_count: s.links.length,
       children: (kids.get(spanId(s)) ?? []).map(rec),
@@ -100,6 +107,54 @@ const keysOf = (v: unknown): readonly string[] => (Array.isArray(v) ? (v as stri
 /** `attributes_absent: [<key>, ...]`: none of the keys is present (matched against the attribute map). */
 export const ABSENT: Shape = Shapes.equivalent((exp, act) => keysOf(exp).every((k) => !Object.hasOwn(act as object, k)));
 
+/** The JSON value of a string attribute, or `undefined` when it is missing or not JSON. */
+function parsedAttr(attrs: unknown, key: string): unknown {
+  const v = (attrs as Record<string, unknown>)[key];
+  if (typeof v !== "string") return undefined;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `attribute_parses_as_messages` / `_as_object: {<key>: <expected>}`: the attribute is JSON equivalent to the expected structure (§5.5.1: not bytewise). */
+const PARSES: Shape = Shapes.equivalent((exp, act) =>
+  Object.entries(exp as Record<string, unknown>).every(([k, want]) => {
+    const got = parsedAttr(act, k);
+    return got !== undefined && match(want, got, Shapes.record()).ok;
+  }),
+);
+
+interface TruncationSpec {
+  readonly max_bytes?: number;
+  readonly marker_pattern?: string;
+  readonly utf8_valid?: boolean;
+  readonly prefix_of_full_serialization?: boolean;
+}
+const MARKER = /\u2026\[truncated, (\d+) bytes total\]$/;
+
+/** Each sub-key of one `attribute_truncation` entry (conformance-adapter §5.11); the attribute must be present. */
+export function truncationHolds(value: unknown, spec: TruncationSpec, full: readonly string[]): boolean {
+  if (typeof value !== "string") return false;
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (spec.max_bytes !== undefined && bytes > spec.max_bytes) return false;
+  if (spec.marker_pattern !== undefined && !new RegExp(`(?:${spec.marker_pattern})$`, "u").test(value)) return false;
+  if (spec.utf8_valid !== undefined && (Buffer.from(value, "utf8").toString("utf8") === value) !== spec.utf8_valid) return false;
+  if (spec.prefix_of_full_serialization !== undefined) {
+    const m = MARKER.exec(value);
+    const prefix = m ? value.slice(0, m.index) : undefined;
+    const holds = prefix !== undefined && full.some((f) => f.startsWith(prefix) && Buffer.byteLength(f, "utf8") === Number(m![1]));
+    if (holds !== spec.prefix_of_full_serialization) return false;
+  }
+  return true;
+}
+
+const TRUNCATION: Shape = Shapes.equivalent((exp, act) => {
+  const { attributes, fullPayloads } = act as { attributes: Record<string, unknown>; fullPayloads: readonly string[] };
+  return Object.entries(exp as Record<string, TruncationSpec>).every(([k, spec]) => Object.keys(spec ?? {}).length > 0 && truncationHolds(attributes[k], spec, fullPayloads));
+});
+
 /** A span entry (§5.8 table): attributes with span-attribute typing, children / links unordered. */
 export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
   Shapes.named({
@@ -107,6 +162,9 @@ export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
       attributes: Shapes.typed(Shapes.named()),
       attributes_absent: ABSENT,
       attributes_present: Shapes.equivalent((exp, act) => keysOf(exp).every((k) => Object.hasOwn(act as object, k))),
+      attribute_parses_as_messages: PARSES,
+      attribute_parses_as_object: PARSES,
+      attribute_truncation: TRUNCATION,
       links: Shapes.list("unordered", Shapes.named()),
       children: Shapes.list("unordered", span),
     },

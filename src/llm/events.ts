@@ -8,7 +8,7 @@
  * calls, the prompt snapshots) keep the spec's names, as the rest of `openarmature/llm` does.
  * {@link toSpecRecord} renders the spec's snake_case record.
  */
-import { lineageRecord, registerEventFamily, type EventLineage } from "../graph/index.ts";
+import { lineageRecord, registerEventFamily, type EventLineage, type InvocationMetadata } from "../graph/index.ts";
 import type { ContentBlock, JsonObject, Message, ToolCall } from "./messages.ts";
 import type { Usage } from "./response.ts";
 import type { RetryReason } from "./retry.ts";
@@ -94,7 +94,7 @@ export interface LlmCallIdentity extends EventLineage {
    */
   readonly callerInvocationMetadata: Readonly<Record<string, unknown>> | null;
   /** The caller-supplied invocation metadata in scope at call time (the opt-in snapshot's source). */
-  readonly invocationMetadata: Readonly<Record<string, unknown>>;
+  readonly invocationMetadata: InvocationMetadata;
   /** Wall-clock time of dispatch, ms since epoch (fractional). */
   readonly timestamp: number;
 }

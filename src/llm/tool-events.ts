@@ -3,7 +3,7 @@
  * tool execution returning, {@link ToolCallFailedEvent} on it raising — one of the two per
  * execution. Declared into the engine's `ObserverEventMap` and registered as event families.
  */
-import { lineageRecord, registerEventFamily, type EventLineage } from "../graph/index.ts";
+import { lineageRecord, registerEventFamily, type EventLineage, type InvocationMetadata } from "../graph/index.ts";
 
 /** What both tool events carry. */
 export interface ToolCallIdentity extends EventLineage {
@@ -19,7 +19,7 @@ export interface ToolCallIdentity extends EventLineage {
   /** Null as emitted; see `withCallerInvocationMetadata` (observability §3.4 opt-in). */
   readonly callerInvocationMetadata: Readonly<Record<string, unknown>> | null;
   /** The caller-supplied invocation metadata in scope when the execution started. */
-  readonly invocationMetadata: Readonly<Record<string, unknown>>;
+  readonly invocationMetadata: InvocationMetadata;
   /** Wall-clock time the execution started / the event was dispatched, ms since epoch. */
   readonly startTime: number;
   readonly timestamp: number;

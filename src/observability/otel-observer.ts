@@ -33,10 +33,14 @@ import {
   type InvocationEnd,
   type InvocationHooks,
   type InvocationInfo,
+  type EventLineage,
   type InvocationMetadata,
   type MetadataAugmentation,
   type NodeEvent,
+  type ObserverEvent,
 } from "../graph/index.ts";
+import { renderLlmSpans, type LlmSpanFlags } from "./llm-spans.ts";
+import { renderToolSpan } from "./tool-spans.ts";
 import { currentSessionId } from "../sessions/context.ts";
 import {
   Attr,
@@ -48,7 +52,7 @@ import {
   invocationAttributes,
   userAttributes,
 } from "./attributes.ts";
-import { DEFAULT_PAYLOAD_BYTE_CAP } from "./truncation.ts";
+import { DEFAULT_PAYLOAD_BYTE_CAP, MIN_PAYLOAD_BYTE_CAP } from "./truncation.ts";
 
 /** Options of {@link OTelObserver}. */
 export interface OTelObserverOptions {
@@ -68,6 +72,12 @@ export interface OTelObserverOptions {
   readonly detachedFanOuts?: Iterable<string>;
   /** §5.5.5 per-attribute cap for payload attributes (default 65,536 bytes). */
   readonly payloadByteCap?: number;
+  /** §5.5.4: no provider payload attributes (default `true`). */
+  readonly disableProviderPayload?: boolean;
+  /** §5.5.4: no `gen_ai.*` semconv attributes on provider spans (default `false`). */
+  readonly disableGenaiSemconv?: boolean;
+  /** §5.5: no `openarmature.llm.complete` spans at all (external instrumentation owns them; default `false`). */
+  readonly disableLlmSpans?: boolean;
   /**
    * Where the observer's own errors go (a failing exporter, an unexpected event). Default:
    * `console.warn`. The observer never throws into the engine.
@@ -138,6 +148,8 @@ export class OTelObserver implements InvocationHooks {
   readonly #detachedFanOuts: ReadonlySet<string>;
   readonly #onError: (error: unknown, where: string) => void;
   readonly #traces = new Map<string, InvocationTrace>();
+  readonly #providerFlags: LlmSpanFlags;
+  readonly #disableLlmSpans: boolean;
 
   constructor(options: OTelObserverOptions = {}) {
     if (options.tracerProvider) {
@@ -153,6 +165,15 @@ export class OTelObserver implements InvocationHooks {
     this.#detachedSubgraphs = new Set(options.detachedSubgraphs ?? []);
     this.#detachedFanOuts = new Set(options.detachedFanOuts ?? []);
     this.payloadByteCap = options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP;
+    if (!Number.isInteger(this.payloadByteCap) || this.payloadByteCap < MIN_PAYLOAD_BYTE_CAP) {
+      throw new RangeError(`OTelObserver: payloadByteCap must be an integer >= ${MIN_PAYLOAD_BYTE_CAP} bytes (observability §5.5.5), got ${this.payloadByteCap}`);
+    }
+    this.#providerFlags = {
+      disableProviderPayload: options.disableProviderPayload ?? true,
+      disableGenaiSemconv: options.disableGenaiSemconv ?? false,
+      payloadByteCap: this.payloadByteCap,
+    };
+    this.#disableLlmSpans = options.disableLlmSpans ?? false;
     this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] OTel observer failed in ${where}:`, e));
   }
 
@@ -393,6 +414,32 @@ export class OTelObserver implements InvocationHooks {
   }
 
   /**
+   * A typed event (graph-engine §6 typed variants), handed over inline as it is emitted: the LLM
+   * provider spans (§5.5, one per wire attempt, unless `disableLlmSpans`) and the tool-execution
+   * spans (§5.5.11). Token events are not rendered (§5.5.7).
+   */
+  onTypedEvent(e: ObserverEvent): void {
+    this.#guard("onTypedEvent", () => {
+      const t = this.#traces.get(e.invocationId);
+      if (!t) return;
+      if (e.kind === "llm_completion" || e.kind === "llm_failed") {
+        if (!this.#disableLlmSpans) renderLlmSpans(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+      } else if (e.kind === "tool_call" || e.kind === "tool_call_failed") {
+        renderToolSpan(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+      }
+    });
+  }
+
+  /**
+   * §5.5 *Lineage-resolved parent*: the calling node's open span, identified by the full lineage
+   * chains and attempt; else (a call from middleware or a wrapper) the nearest open wrapper span.
+   */
+  #eventParent(t: InvocationTrace, e: EventLineage): Context {
+    const node = t.nodes.get(key(e.namespace, e.fanOutIndexChain, e.branchNameChain) + `#${e.attemptIndex}`);
+    return node?.ctx ?? this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
+  }
+
+  /**
    * The OTel context whose span is the innermost open openarmature span of the code calling this
    * (the running node's span, inside a node), or `undefined` outside an invocation this observer
    * traces. Pass it as the parent of your own spans, or to a logger (§7).
@@ -401,9 +448,7 @@ export class OTelObserver implements InvocationHooks {
     const ctx = currentNodeContext();
     if (!ctx) return undefined;
     const t = this.#traces.get(ctx.invocationId);
-    if (!t) return undefined;
-    const node = t.nodes.get(key(ctx.namespace, ctx.fanOutIndexChain, ctx.branchNameChain) + `#${ctx.attemptIndex}`);
-    return node?.ctx ?? this.#parentOf(t, ctx.namespace, ctx.fanOutIndexChain, ctx.branchNameChain);
+    return t ? this.#eventParent(t, ctx) : undefined;
   }
 
   /** The span of {@link activeContext}. */

@@ -7,6 +7,9 @@
 /** §5.5.5 default per-attribute cap. */
 export const DEFAULT_PAYLOAD_BYTE_CAP = 65_536;
 
+/** §5.5.5 smallest cap an observer accepts (room for the marker plus a useful preview). */
+export const MIN_PAYLOAD_BYTE_CAP = 256;
+
 /** The marker appended to a truncated value: `…[truncated, M bytes total]`. */
 export function truncationMarker(totalBytes: number): string {
   return `\u2026[truncated, ${totalBytes} bytes total]`;
