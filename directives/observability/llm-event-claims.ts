@@ -11,12 +11,16 @@ import { TypedEvents, type CollectedEvent } from "../../harness/observability/ty
 import * as F from "../../harness/graph/facets.ts";
 import { classify } from "../../harness/graph/reading.ts";
 import { show } from "../../harness/suspension/claims.ts";
+import { LlmResponses } from "../../harness/observability/llm.ts";
+import type { Response } from "../../src/llm/index.ts";
 
 type Rec = Readonly<Record<string, unknown>>;
 
 interface EventView {
   readonly events: readonly CollectedEvent[];
   readonly result: F.CallResult | undefined;
+  /** The responses the call's LLM calls returned (an LLM-mock case records them). */
+  readonly responses: readonly Response[];
 }
 
 function read(obs: Observation, ctx: CheckContext): EventView | null {
@@ -32,7 +36,7 @@ function read(obs: Observation, ctx: CheckContext): EventView | null {
     }
   }
   merged.sort((a, b) => ((a.event as { timestamp?: number }).timestamp ?? 0) - ((b.event as { timestamp?: number }).timestamp ?? 0));
-  return { events: merged, result: obs.tryGet(F.Result) };
+  return { events: merged, result: obs.tryGet(F.Result), responses: obs.tryGet(LlmResponses) ?? [] };
 }
 
 const of = (v: EventView, type: string): Rec[] => v.events.filter((e) => e.type === type).map((e) => e.record);
@@ -98,14 +102,13 @@ function kindsInOrder(v: EventView): string | null {
   return firstContent < 0 || lastReasoning < firstContent ? null : `delta kinds ${show(kinds)}: reasoning after content`;
 }
 
+/** The reasoning deltas concatenate to the text of the response's thinking block(s). */
 function thinkingAssembled(v: EventView): string | null {
-  const r = v.result;
-  const state = r?.kind === "completed" ? r.state : undefined;
   const reasoning = concat(tokens(v), "reasoning");
   if (reasoning === "") return "no reasoning deltas";
-  // The terminal event carries the text content; the thinking block is on the Response, which the
-  // node does not store — the reasoning deltas must still concatenate to something the call produced.
-  return state === undefined ? "the call did not complete" : null;
+  const content = v.responses[v.responses.length - 1]?.message.content;
+  const thinking = Array.isArray(content) ? content.filter((b) => b.type === "thinking").map((b) => (b as { text: string }).text).join("") : "";
+  return thinking === reasoning ? null : `the response's thinking text ${show(thinking)} is not the reasoning deltas ${show(reasoning)}`;
 }
 
 const ONE_TERMINAL = (v: EventView) => allOf(count("LlmCompletionEvent", 1)(v), count("LlmFailedEvent", 0)(v));

@@ -47,12 +47,12 @@ export class OtelCaptureState implements InvocationHooks {
   readonly nodeEvents: NodeEvent[] = [];
   readonly fullPayloads: string[] = [];
   readonly logExporter = new InMemoryLogRecordExporter();
+  /** Index of the current call's first record in the (never reset) log exporter. */
+  callLogStart = 0;
   /** The §5.5.4 / §5.5.5 observer flags the case sets (`otel_observer`, `disable_llm_spans`, ...); unset keeps the default. */
   readonly flags: { disableLlmSpans?: boolean; disableProviderPayload?: boolean; disableGenaiSemconv?: boolean; payloadByteCap?: number } = {};
   /** `otel_observer: {attached: false}`: the engine hooks reach no observer (no spans; logs and typed events still captured). */
   attached = true;
-  /** Index of the current call's first record in the (never reset) log exporter. */
-  callLogStart = 0;
   #observer: OTelObserver | undefined;
   #logger: CorrelatedLogger | undefined;
   #loggerProvider: LoggerProvider | undefined;
