@@ -1,9 +1,11 @@
 /**
  * The one place a tool the agent loop knows is run for a model's tool call. Every tool execution of
- * {@link runAgentLoop} / {@link agentNode} goes through {@link executeToolCall}, so instrumentation
- * (observability's tool-call events and spans) wraps this single call site.
+ * `runAgentLoop` / `agentNode` goes through {@link executeToolCall}, which runs it inside
+ * `runToolCall`, the tool-call instrumentation scope (src/llm/tool-call.ts): inside a graph node,
+ * one ToolCallEvent / ToolCallFailedEvent per execution, carrying the model's `ToolCall.id`.
  */
 import type { JsonObject, ToolCall } from "./messages.ts";
+import { runToolCall } from "./tool-call.ts";
 import type { Tool } from "./tools.ts";
 
 /** What a tool's `run` receives besides its arguments. */
@@ -28,8 +30,9 @@ export function defineTool<A extends JsonObject = JsonObject>(tool: AgentTool<A>
   return tool;
 }
 
-/** Run `tool` for `call`: the single tool-execution call site of the agent loop. */
+/** Run `tool` for `call` as one instrumented tool execution: the single tool-execution call site of the agent loop. */
 export async function executeToolCall(tool: AgentTool, call: ToolCall, signal: AbortSignal): Promise<unknown> {
   signal.throwIfAborted();
-  return await tool.run(call.arguments ?? {}, { call, signal });
+  const args = call.arguments ?? {};
+  return await runToolCall({ name: tool.name, toolCallId: call.id, arguments: args }, () => tool.run(args, { call, signal }));
 }

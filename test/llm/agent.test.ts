@@ -4,7 +4,7 @@
  * travel through real requests.
  */
 import { expect } from "chai";
-import { END, GraphBuilder, InvocationCancelledError, append, defineState, field } from "../../src/graph/index.ts";
+import { END, GraphBuilder, InvocationCancelledError, append, defineState, field, toSpecRecord, type ObserverEvent } from "../../src/graph/index.ts";
 import { AgentLoopError, agentNode, defineTool, runAgentLoop, type LlmProviderError, type Message, type Provider } from "../../src/llm/index.ts";
 import { calls, scriptBuilder } from "../../src/testing/index.ts";
 
@@ -99,6 +99,20 @@ describe("llm: agentNode in a graph", () => {
     const { state } = await graph.invoke({ messages: q });
     expect(state.answer).to.equal("2 + 3 = 5");
     expect(state.messages.map((m) => m.role)).to.deep.equal(["user", "assistant", "tool", "assistant"]);
+  });
+
+  it("every tool execution is one instrumented tool call: ToolCallEvent / ToolCallFailedEvent with the model's tool_call_id", async () => {
+    const State = defineState({ messages: field.any<Message[]>().default([]) });
+    const boom = defineTool({ name: "boom", description: "Fails.", parameters: { type: "object" }, run: () => { throw new RangeError("disk full"); } });
+    const provider = scriptBuilder().respondWithTools("add", { a: 2, b: 3 }, { id: "call_a" }).respondWithTools("boom", {}, { id: "call_b" }).respond("done").provider();
+    const graph = new GraphBuilder(State).addNode("agent", agentNode({ provider, tools: [add, boom], toolErrors: "report" })).addEdge("agent", END).setEntry("agent").compile();
+    const events: ObserverEvent[] = [];
+    await graph.invoke({ messages: q }, { observers: [(e) => void events.push(e)] });
+    await graph.drain();
+    const tools = events.filter((e) => e.kind === "tool_call" || e.kind === "tool_call_failed").map((e) => toSpecRecord(e));
+    expect(tools).to.have.length(2);
+    expect(tools[0]).to.deep.include({ tool_name: "add", tool_call_id: "call_a", arguments: { a: 2, b: 3 }, result: 5, node_name: "agent" });
+    expect(tools[1]).to.deep.include({ tool_name: "boom", tool_call_id: "call_b", error_type: "RangeError", error_message: "disk full" });
   });
 
   it("cancelling the invocation reaches a running tool through ctx.signal, and no model call follows", async () => {
