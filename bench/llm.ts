@@ -15,8 +15,9 @@
  *
  * Operations: non-streamed; streamed as 1, 50, 500 and 5,000 content chunks (one SSE event per
  * network chunk; the per-chunk cost is the slope between counts, and must not grow with the count);
- * a streamed tool call whose arguments arrive in 20 deltas (OpenAI and Anthropic; Gemini streams
- * whole calls). Every implementation's result is verified equal before timing.
+ * the 5,000 events delivered in one network chunk (a queue that is drained per event must not
+ * make this quadratic); a streamed tool call whose arguments arrive in 20 deltas (OpenAI and
+ * Anthropic; Gemini streams whole calls). Every implementation's result is verified equal before timing.
  *
  *   node --import tsx bench/llm.ts [--quick]   → bench/results.llm.json
  */
@@ -200,6 +201,12 @@ const langchain: Impl = async (kind) => {
 };
 
 const COUNTS = [1, 50, 500, 5000] as const;
+const concat = (parts: Uint8Array[]) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) (out.set(p, at), (at += p.length));
+  return out;
+};
 const TEXT = words(40).join("");
 interface Op {
   readonly label: string;
@@ -211,6 +218,7 @@ interface Op {
 const ops: Op[] = [
   { label: "complete(), non-streamed", kind: "complete", body: (s) => s.complete(TEXT), expected: TEXT, samples: 300 },
   ...COUNTS.map((n): Op => ({ label: `streamed, ${n.toLocaleString("en")} content chunk${n === 1 ? "" : "s"}`, kind: "stream", body: (s) => s.stream(n === 1 ? [TEXT] : words(n)), expected: n === 1 ? TEXT : words(n).join(""), samples: n >= 5000 ? 6 : n >= 500 ? 40 : 200 })),
+  { label: "streamed, 5,000 content events in one network chunk", kind: "stream", body: (s) => [concat(s.stream(words(5000)) as Uint8Array[])], expected: words(5000).join(""), samples: 6 },
   { label: "streamed tool call, arguments in 20 deltas", kind: "tool", body: (s) => s.toolStream?.(argDeltas), expected: canonicalJson(ARGS), samples: 300 },
 ];
 
