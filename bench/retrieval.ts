@@ -3,14 +3,17 @@
  * 10 requests) and rerank 100 documents (Cohere mapping, 1 request), each through an injected
  * `fetch` that answers with pre-serialized response bytes. The floor does the same requests with
  * the same `fetch` and only `JSON.stringify` + `JSON.parse` + picking the vectors / sorting the
- * results — no validation, no invariants, no managed fields. Results are verified equal.
+ * results — no validation, no invariants, no managed fields. The embedding row also runs LangChain.js
+ * `OpenAIEmbeddings` (`@langchain/openai` 1.5.8) through the same `fetch`. Results are verified equal.
  *
  *   node --import tsx bench/retrieval.ts [--quick]   → bench/results.retrieval.json
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { OpenAIEmbeddings } from "@langchain/openai";
 import { embeddingProviders, rerankProviders } from "../src/retrieval/index.ts";
+import { measure } from "./lib/measure.ts";
 
 const quick = process.argv.includes("--quick");
 const TEXTS = Array.from({ length: 1_000 }, (_, i) => `document number ${i} about a topic worth embedding`);
@@ -27,14 +30,20 @@ for (let start = 0; start < TEXTS.length; start += BATCH) {
 const rerankBody = JSON.stringify({ id: "r", results: DOCS.map((_, i) => ({ index: i, relevance_score: ((i * 7919) % 100) / 100 })), meta: { billed_units: { search_units: 1 } } });
 
 /** The fake server: the batch is found from the request body's first input. */
-const fetch = async (url: string, init: RequestInit): Promise<Response> => {
-  const body = JSON.parse(init.body as string) as { input?: string[] };
-  const text = url.endsWith("/v2/rerank") ? rerankBody : embedBodies.get(TEXTS.indexOf(body.input![0]!))!;
+const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  const body = JSON.parse(init!.body as string) as { input?: string[] };
+  const text = String(url).endsWith("/v2/rerank") ? rerankBody : embedBodies.get(TEXTS.indexOf(body.input![0]!))!;
   return new Response(text, { headers: { "content-type": "application/json" } });
 };
 
 const embedder = embeddingProviders.create("openai", { model: "text-embedding-3-small", apiKey: "k", fetch, chunkSize: BATCH });
 const reranker = rerankProviders.create("cohere", { model: "rerank-v3.5", apiKey: "k", fetch });
+
+// LangChain's OpenAIEmbeddings (through the `openai` SDK) with the same fetch, batch size and bytes:
+// encodingFormat "float" so the server answers with the same JSON floats (left unset, the SDK asks
+// for base64 and decodes it).
+const lc = new OpenAIEmbeddings({ model: "text-embedding-3-small", apiKey: "k", batchSize: BATCH, maxRetries: 0, encodingFormat: "float", configuration: { fetch } });
+const langchainEmbed = () => lc.embedDocuments(TEXTS);
 
 const ours = {
   embed: async () => (await embedder.embed(TEXTS)).vectors,
@@ -57,31 +66,18 @@ const floor = {
   },
 };
 
-async function median(run: () => Promise<unknown>, samples: number): Promise<number> {
-  for (let i = 0; i < 20; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const t = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - t) / 1000);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
 const rows = [];
 for (const op of ["embed", "rerank"] as const) {
-  if (!isDeepStrictEqual(await ours[op](), await floor[op]())) throw new Error(`${op}: ours and the floor disagree`);
-  const samples = quick ? 30 : op === "embed" ? 200 : 1000;
-  // Interleave rounds so drift affects both alike.
-  const o: number[] = [];
-  const f: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    o.push(await median(ours[op], samples));
-    f.push(await median(floor[op], samples));
-  }
-  const m = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
-  rows.push({ operation: op === "embed" ? "embed 1,000 texts, batches of 100 (OpenAI mapping)" : "rerank 100 documents (Cohere mapping)", ours_us: +m(o).toFixed(1), floor_us: +m(f).toFixed(1), ratio: +(m(o) / m(f)).toFixed(2) });
+  const impls: Record<string, () => Promise<unknown>> = { ours: ours[op], floor: floor[op], ...(op === "embed" ? { "LangChain.js": langchainEmbed } : {}) };
+  for (const [name, run] of Object.entries(impls)) if (!isDeepStrictEqual(await run(), await floor[op]())) throw new Error(`${op}: ${name} and the floor disagree`);
+  const t = await measure(impls, quick ? 30 : op === "embed" ? 200 : 1000);
+  rows.push({
+    operation: op === "embed" ? "embed 1,000 texts, batches of 100 (OpenAI mapping)" : "rerank 100 documents (Cohere mapping)",
+    ours_us: +t["ours"]!.toFixed(1),
+    floor_us: +t["floor"]!.toFixed(1),
+    ratio: +(t["ours"]! / t["floor"]!).toFixed(2),
+    ...(t["LangChain.js"] !== undefined ? { langchain_us: +t["LangChain.js"].toFixed(1), langchain_ratio: +(t["LangChain.js"] / t["floor"]!).toFixed(2), ours_vs_langchain: +(t["ours"]! / t["LangChain.js"]).toFixed(2) } : {}),
+  });
 }
 console.table(rows);
 const out = fileURLToPath(new URL("./results.retrieval.json", import.meta.url));

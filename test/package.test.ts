@@ -175,6 +175,86 @@ describe("package: the packed tarball installed into an empty folder", function 
     expect(r.fns).to.deep.equal(["function", "function", "function"]);
   });
 
+  it("the installed `openarmature agent --form` gate: an invalid form exits 1 before any provider exists; a valid one reaches the scripted provider rendered before the prompt", () => {
+    const bin = join(app, "node_modules", ".bin", "openarmature");
+    const dir = join(work, "agent");
+    mkdirSync(dir);
+    const script = join(dir, "script.yaml");
+    writeFileSync(script, "responses:\n  - type: text\n    content: scripted reply\n");
+    const agent = (form: string, record: string) =>
+      spawnSync(bin, ["agent", "--form", form, "--provider", "scripted", "--script", script, "Summarize."], {
+        cwd: app,
+        env: { ...userEnv(), OPENARMATURE_TEST_RECORD: record, OPENARMATURE_TEST_SCRIPT: "" },
+        encoding: "utf8",
+      });
+    const fields = "fields:\n  name: {type: str}\n  age: {type: int}\n";
+    for (const [name, content, message] of [
+      ["undeclared.yaml", `${fields}values: {name: Ada, age: 36, nickname: x}\n`, /values\.nickname is not a declared field/],
+      ["uncoercible.yaml", `${fields}values: {name: Ada, age: thirty}\n`, /invalid form .*uncoercible\.yaml/],
+      ["extra-key.yaml", `${fields}values: {name: Ada, age: 36}\nowner: me\n`, /unknown top-level key 'owner'/],
+    ] as const) {
+      writeFileSync(join(dir, name), content);
+      const record = join(dir, `${name}.jsonl`);
+      const r = agent(join(dir, name), record);
+      expect([r.status, r.stdout], `${name}: ${r.stderr}`).to.deep.equal([1, ""]);
+      expect(r.stderr, name).to.match(message);
+      // The scripted provider records its construction and every call: no file, no provider, no call.
+      expect(existsSync(record), `${name}: the provider was constructed`).to.equal(false);
+    }
+    writeFileSync(join(dir, "good.yaml"), `title: Person\n${fields}values: {name: Ada, age: "36"}\n`);
+    const record = join(dir, "good.jsonl");
+    const ok = agent(join(dir, "good.yaml"), record);
+    expect([ok.status, ok.stdout, ok.stderr]).to.deep.equal([0, "scripted reply\n", ""]);
+    const calls = readFileSync(record, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { payload?: { messages: { content: string }[] } }).filter((r) => r.payload !== undefined);
+    expect(calls).to.have.length(1);
+    expect(calls[0]!.payload!.messages[0]!.content).to.equal("[Work Form: Person]\n  name: 'Ada'\n  age: 36\n\nSummarize.");
+  });
+
+  it("a consumer's mocha run with --require openarmature/testing/mocha: a fresh scripted provider per test, and strict scripts fail the test that leaves them unconsumed", () => {
+    const mocha = (JSON.parse(readFileSync(require.resolve("mocha/package.json"), "utf8")) as { version: string }).version;
+    run(npm, ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", `mocha@${mocha}`], app);
+    const tests = join(app, "mocha-tests");
+    mkdirSync(tests);
+    writeFileSync(
+      join(tests, "scripted.test.mjs"),
+      `import assert from "node:assert/strict";
+import { attachScript, calls } from "openarmature/testing";
+import { currentScripted } from "openarmature/testing/mocha";
+describe("with the plugin", () => {
+  it("gets a scripted provider and answers from the script through the real mapping", async function () {
+    assert.equal(this.scripted, currentScripted());
+    attachScript(this.scripted, [{ type: "text", content: "hello from the script" }]);
+    const r = await this.scripted.complete([{ role: "user", content: "hi" }]);
+    assert.equal(r.message.content, "hello from the script");
+    assert.equal(calls(this.scripted).length, 1);
+  });
+  it("gets a fresh one in the next test", function () {
+    assert.equal(calls(currentScripted()).length, 0);
+  });
+});
+`,
+    );
+    writeFileSync(
+      join(tests, "unconsumed.spec.mjs"),
+      `import { attachScript } from "openarmature/testing";
+describe("strict scripts", () => {
+  it("leaves a when_only entry unserved", function () {
+    attachScript(this.scripted, { version: 1, mode: "when_only", responses: [{ type: "text", content: "never", when: { prompt_contains: "x" } }] });
+  });
+});
+`,
+    );
+    const mochaBin = join(app, "node_modules", ".bin", "mocha");
+    const passing = spawnSync(mochaBin, ["--require", "openarmature/testing/mocha", "mocha-tests/scripted.test.mjs"], { cwd: app, env: userEnv(), encoding: "utf8" });
+    expect(passing.status, passing.stdout + passing.stderr).to.equal(0);
+    expect(passing.stdout).to.match(/2 passing/);
+    const lenient = spawnSync(mochaBin, ["--require", "openarmature/testing/mocha", "mocha-tests/unconsumed.spec.mjs"], { cwd: app, env: userEnv(), encoding: "utf8" });
+    expect(lenient.status, lenient.stdout + lenient.stderr).to.equal(0);
+    const strict = spawnSync(mochaBin, ["--require", "openarmature/testing/mocha", "mocha-tests/unconsumed.spec.mjs"], { cwd: app, env: { ...userEnv(), OPENARMATURE_STRICT_SCRIPTS: "1" }, encoding: "utf8" });
+    expect(strict.status, strict.stdout + strict.stderr).to.equal(1);
+    expect(strict.stdout).to.contain("1 unserved 'when' entry at the end of the test");
+  });
+
   it("a strict consumer (skipLibCheck: false) type-checks against the shipped .d.ts, README examples included, and the examples run", () => {
     const src = join(app, "src");
     mkdirSync(src);

@@ -59,3 +59,7 @@ export type {
   EventTokenBudget,
 } from "./events.ts";
 export type { ToolCallEvent, ToolCallFailedEvent, ToolCallIdentity } from "./tool-events.ts";
+export { runAgentLoop, agentNode, AgentLoopError } from "./agent.ts";
+export type { AgentLoopOptions, AgentLoopResult, AgentLoopErrorCategory, AgentState } from "./agent.ts";
+export { defineTool } from "./tool-execution.ts";
+export type { AgentTool, ToolContext } from "./tool-execution.ts";

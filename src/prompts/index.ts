@@ -8,6 +8,7 @@ export type { Prompt, TextPrompt, ChatPrompt, ChatSegment, ContentSegment, Place
 export { createPrompt, templateHash, isChatPrompt, isPlaceholderSegment } from "./prompt.ts";
 export type { PromptResult } from "./result.ts";
 export type { PromptMessage, ContentBlock, TextBlock, ImageBlock, ImageSource } from "./messages.ts";
+export { toLlmMessages } from "./llm-messages.ts";
 export type { SamplingConfig, TokenBudget } from "./sampling.ts";
 export { samplingConfigFrom, tokenBudgetFrom, SAMPLING_FIELDS } from "./sampling.ts";
 export type { PromptBackend, FetchOptions } from "./backend.ts";

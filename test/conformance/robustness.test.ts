@@ -89,6 +89,9 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
   // llm-provider: a mock's streamed wire chunks and tool-call arguments are free-form data the
   // provider forwards or surfaces verbatim (llm-provider §3, §6), like a response body.
   "stream_body", "arguments",
+  // observability: each mock_llm_stream chunk is an OpenAI wire chunk (choices, deltas, usage): wire
+  // data the provider reads by the fields it knows, an extra key ignored as on the wire.
+  "mock_llm_stream",
   // harness: a transmission's inbound payload is free-form data the harness builds state from
   // (harness §3); only its `session_id` / `signal_id` are read.
   "payload",

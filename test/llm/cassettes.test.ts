@@ -2,8 +2,8 @@
  * Tiers 3–5 of the provider test obligations, replayed from cassettes (test/llm/cassettes/*.json,
  * written by write-cassettes.ts from each provider's documented wire format):
  * - error paths: HTTP 500, wrong / missing content type, invalid JSON in an SSE event, invalid UTF-8;
- * - streaming conformance (`verify_openai_<scenario>`): the event timeline, accumulated text, tool
- *   calls and stop reason;
+ * - streaming conformance (`verify_<openai|anthropic|gemini>_<scenario>`): the event timeline,
+ *   accumulated text, tool calls and stop reason;
  * - end to end: a graph's agent turn with a tool call through cassette playback, persisted by a
  *   session store.
  */
@@ -34,6 +34,13 @@ const weather = { name: "get_weather", description: "Get current weather for a c
 function play(name: string, provider = "openai", model = "gpt-4o-mini", strict = true): Provider {
   return providers.create(provider, { model, apiKey: "sk-test", fetch: cassetteFetch(cassette(name), { strict }) });
 }
+
+/** The three streamed-call error scenarios every native provider has a cassette for. */
+const ERROR_SCENARIOS = [
+  ["error_auth_401", "provider_authentication", 401],
+  ["error_bad_request_400", "provider_invalid_request", 400],
+  ["error_rate_limit_429", "provider_rate_limit", 429],
+] as const;
 
 async function timeline(p: Provider, messages: Message[], options = {}): Promise<StreamEvent[]> {
   const events: StreamEvent[] = [];
@@ -84,11 +91,7 @@ describe("llm cassettes: streaming conformance (OpenAI-compatible)", () => {
     const r = await play("verify_openai_unicode_text").complete(hi, { stream: true });
     expect(r.message.content).to.equal("Grüße, 世界 👋🏽");
   });
-  for (const [scenario, category, status] of [
-    ["error_auth_401", "provider_authentication", 401],
-    ["error_bad_request_400", "provider_invalid_request", 400],
-    ["error_rate_limit_429", "provider_rate_limit", 429],
-  ] as const) {
+  for (const [scenario, category, status] of ERROR_SCENARIOS) {
     it(`${scenario}: ${category}`, async () => {
       const options = scenario === "error_bad_request_400" ? { stream: true, config: { temperature: 5 } } : { stream: true };
       const e = await rejection(play(`verify_openai_${scenario}`).complete(hi, options));
@@ -96,6 +99,49 @@ describe("llm cassettes: streaming conformance (OpenAI-compatible)", () => {
     });
   }
 });
+
+for (const [provider, model] of [
+  ["anthropic", "claude-sonnet-4-5"],
+  ["gemini", "gemini-2.5-flash"],
+] as const) {
+  describe(`llm cassettes: streaming conformance (${provider})`, () => {
+    const base = provider === "anthropic" ? { config: { max_tokens: 64 } } : {};
+    const streaming = (name: string): Provider =>
+      providers.create(provider, { model, apiKey: "sk-test", fetch: cassetteFetch(cassette(`verify_${provider}_${name}`), { strict: true }), capabilities: { streaming: true } });
+    const doneOf = (events: StreamEvent[]) => (events.at(-1) as Extract<StreamEvent, { type: "done" }>).response;
+    it("simple_text: start, deltas, done; text, stop reason and usage", async () => {
+      const events = await timeline(streaming("simple_text"), hi, base);
+      expect(events.map((e) => e.type)).to.deep.equal(["start", "text_delta", "text_delta", "done"]);
+      const r = doneOf(events);
+      expect([r.message.content, r.finish_reason, r.usage.prompt_tokens, r.usage.completion_tokens]).to.deep.equal(["Hello there!", "stop", 9, 3]);
+      expect(events.flatMap((e) => (e.type === "text_delta" ? [e.delta] : [])).join("")).to.equal("Hello there!");
+      // the streamed call assembles the Response the timeline's done event carries
+      expect(await streaming("simple_text").complete(hi, { ...base, stream: true })).to.deep.equal(r);
+    });
+    it("tool_call_single: start / delta / end, arguments reassembled", async () => {
+      const events = await timeline(streaming("tool_call_single"), weatherQ, { ...base, tools: [weather] });
+      // Anthropic streams the arguments as six input_json_delta events; Gemini sends a whole functionCall part.
+      const deltas = provider === "anthropic" ? 6 : 1;
+      expect(events.map((e) => e.type)).to.deep.equal(["start", "tool_call_start", ...Array(deltas).fill("tool_call_delta"), "tool_call_end", "done"]);
+      const r = doneOf(events);
+      expect(r.finish_reason).to.equal("tool_calls");
+      expect(r.message.tool_calls?.map((c) => [c.name, c.arguments])).to.deep.equal([["get_weather", { city: "Paris" }]]);
+      const end = events.find((e) => e.type === "tool_call_end") as Extract<StreamEvent, { type: "tool_call_end" }>;
+      expect(end.toolCall).to.deep.equal(r.message.tool_calls![0]);
+    });
+    it("unicode_text: multi-byte characters split across chunks survive", async () => {
+      const r = await streaming("unicode_text").complete(hi, { ...base, stream: true });
+      expect(r.message.content).to.equal("Grüße, 世界 👋🏽");
+    });
+    for (const [scenario, category, status] of ERROR_SCENARIOS) {
+      it(`${scenario}: ${category}`, async () => {
+        const config = scenario === "error_bad_request_400" ? { ...base.config, temperature: 5 } : base.config;
+        const e = await rejection(streaming(scenario).complete(hi, { stream: true, ...(config ? { config } : {}) }));
+        expect([e.category, e.status]).to.deep.equal([category, status]);
+      });
+    }
+  });
+}
 
 describe("llm cassettes: error paths", () => {
   it("HTTP 500 carries the status and the body text", async () => {

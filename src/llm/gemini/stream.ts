@@ -55,10 +55,12 @@ export class GenerateContentStream implements StreamAssembler {
         const index = this.#calls++;
         const id = typeof fc["id"] === "string" ? fc["id"] : `call_${index}`;
         const args = isRecord(fc["args"]) ? fc["args"] : {};
+        // The call's thought signature travels with it, as on the assembled Response (§8.3).
+        const signature = typeof p["thoughtSignature"] === "string" ? { signature: p["thoughtSignature"] } : {};
         events.push(
           { type: "tool_call_start", index, id, name: String(fc["name"]) },
           { type: "tool_call_delta", index, delta: canonicalJson(args) },
-          { type: "tool_call_end", index, toolCall: { id, name: String(fc["name"]), arguments: args } },
+          { type: "tool_call_end", index, toolCall: { id, name: String(fc["name"]), arguments: args, ...signature } },
         );
       } else this.#parts.push({ ...p });
     }

@@ -29,8 +29,10 @@ interface Served {
   chunks: CassetteChunk[];
 }
 const json = (status: number, body: unknown): Served => ({ status, contentType: "application/json", chunks: [{ utf8: JSON.stringify(body) }] });
-const sse = (events: unknown[], split = 1): Served => {
-  const text = events.map((e) => `data: ${typeof e === "string" ? e : JSON.stringify(e)}\n\n`);
+const sse = (events: unknown[], split = 1, named = false): Served => {
+  // Anthropic names each event (`event: <type>` before its data line), as its documented stream does.
+  const name = (e: unknown) => (named && typeof e === "object" && e !== null && "type" in e ? `event: ${String(e.type)}\n` : "");
+  const text = events.map((e) => `${name(e)}data: ${typeof e === "string" ? e : JSON.stringify(e)}\n\n`);
   // Chunk boundaries fall mid-event on purpose (every `split` events, cut at a third of the bytes,
   // possibly inside a multi-byte character), as TCP does.
   const chunks: CassetteChunk[] = [];
@@ -44,7 +46,7 @@ const sse = (events: unknown[], split = 1): Served => {
   return { status: 200, contentType: "text/event-stream", chunks };
 };
 
-async function write(name: string, provider: string, baseUrl: string | undefined, model: string, served: Served, messages: Message[], options: CompleteOptions, note: string): Promise<void> {
+async function write(name: string, provider: string, baseUrl: string | undefined, model: string, served: Served, messages: Message[], options: CompleteOptions, note: string, streaming = false): Promise<void> {
   const server: FetchFn = async () => {
     const headers: Record<string, string> = served.contentType ? { "content-type": served.contentType } : {};
     const bytes = served.chunks.map((c) => ("utf8" in c ? Buffer.from(c.utf8) : Buffer.from(c.base64, "base64")));
@@ -60,7 +62,7 @@ async function write(name: string, provider: string, baseUrl: string | undefined
   const entry = providers.lookup(provider)!;
   const api = entry.api.startsWith("openai") ? "openai" : entry.api.startsWith("anthropic") ? "anthropic" : "gemini";
   const rec = cassetteFetch(undefined, { mode: "record", fetch: server, secrets: [KEY], provenance: `Written by hand, not recorded: ${note}; response bytes from the documented wire format (${DOCS[api]}); request captured from this library's ${entry.api} mapping.` });
-  const p = providers.create(provider, { model, apiKey: KEY, fetch: rec, ...(baseUrl ? { baseUrl } : {}) });
+  const p = providers.create(provider, { model, apiKey: KEY, fetch: rec, ...(baseUrl ? { baseUrl } : {}), ...(streaming ? { capabilities: { streaming: true } } : {}) });
   try {
     await p.complete(messages, options);
   } catch {
@@ -126,3 +128,63 @@ await write("gemini_simple_text", "gemini", undefined, "gemini-2.5-flash", gen([
 await write("gemini_tool_call_single", "gemini", undefined, "gemini-2.5-flash", gen([{ functionCall: { id: "fc-1", name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "CiQB0e2Kb1sig" }]), weatherQ, { tools: [weather] }, "Gemini functionCall part");
 await write("gemini_error_auth_401", "gemini", undefined, "gemini-2.5-flash", json(401, { error: { code: 401, message: "API key not valid. Please pass a valid API key.", status: "UNAUTHENTICATED" } }), hi, {}, "Gemini UNAUTHENTICATED");
 await write("gemini_error_http_500", "gemini", undefined, "gemini-2.5-flash", json(500, { error: { code: 500, message: "An internal error has occurred.", status: "INTERNAL" } }), hi, {}, "Gemini INTERNAL");
+
+// Streaming conformance for the two native mappings whose streaming is opt-in
+// (`capabilities: { streaming: true }`): the same six scenarios as OpenAI's.
+const aStart = (input: number) => ({ type: "message_start", message: { id: "msg_01Stream", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: input, output_tokens: 1 } } });
+const aText = (parts: string[], input: number, output: number) => [
+  aStart(input),
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "ping" },
+  ...parts.map((text) => ({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })),
+  { type: "content_block_stop", index: 0 },
+  { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: output } },
+  { type: "message_stop" },
+];
+const anthropicError = (status: number, type: string, message: string): Served => json(status, { type: "error", error: { type, message }, request_id: "req_011Stream" });
+const anthropicStreams: Record<string, [Served, Message[], CompleteOptions, string]> = {
+  simple_text: [sse(aText(["Hello", " there!"], 9, 3), 1, true), hi, { stream: true, config: { max_tokens: 64 } }, "streamed text (message_start, content_block_*, ping, message_delta, message_stop)"],
+  tool_call_single: [
+    sse(
+      [
+        aStart(40),
+        { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_01Stream", name: "get_weather", input: {} } },
+        ...['{"', "city", '":"', "Par", "is", '"}'].map((partial_json) => ({ type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json } })),
+        { type: "content_block_stop", index: 0 },
+        { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 17 } },
+        { type: "message_stop" },
+      ],
+      1,
+      true,
+    ),
+    weatherQ,
+    { stream: true, tools: [weather], config: { max_tokens: 64 } },
+    "streamed tool_use split over six input_json_delta events",
+  ],
+  unicode_text: [sse(aText(["Grüße, ", "世界 ", "👋🏽"], 8, 9), 1, true), hi, { stream: true, config: { max_tokens: 64 } }, "streamed multi-byte text"],
+  error_auth_401: [anthropicError(401, "authentication_error", "invalid x-api-key"), hi, { stream: true, config: { max_tokens: 64 } }, "401 on a streamed call"],
+  error_bad_request_400: [anthropicError(400, "invalid_request_error", "temperature: range: 0..1"), hi, { stream: true, config: { max_tokens: 64, temperature: 5 } }, "400 on a streamed call"],
+  error_rate_limit_429: [anthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit."), hi, { stream: true, config: { max_tokens: 64 } }, "429 on a streamed call"],
+};
+for (const [scenario, [served, messages, options, note]] of Object.entries(anthropicStreams)) {
+  await write(`verify_anthropic_${scenario}`, "anthropic", undefined, "claude-sonnet-4-5", served, messages, options, `Anthropic ${note}`, true);
+}
+
+const gChunk = (parts: unknown[], finish?: string, usage?: [number, number]) => ({
+  candidates: [{ content: { role: "model", parts }, ...(finish ? { finishReason: finish } : {}), index: 0 }],
+  ...(usage ? { usageMetadata: { promptTokenCount: usage[0], candidatesTokenCount: usage[1], totalTokenCount: usage[0] + usage[1] } } : {}),
+  modelVersion: "gemini-2.5-flash",
+  responseId: "mAitaStream",
+});
+const geminiError = (status: number, state: string, message: string): Served => json(status, { error: { code: status, message, status: state } });
+const geminiStreams: Record<string, [Served, Message[], CompleteOptions, string]> = {
+  simple_text: [sse([gChunk([{ text: "Hello" }]), gChunk([{ text: " there!" }], "STOP", [9, 3])]), hi, { stream: true }, "streamGenerateContent?alt=sse text chunks"],
+  tool_call_single: [sse([gChunk([{ functionCall: { id: "fc-1", name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "CiQB0e2Kb1sig" }], "STOP", [40, 17])]), weatherQ, { stream: true, tools: [weather] }, "a functionCall part (Gemini streams whole calls, not argument deltas)"],
+  unicode_text: [sse([gChunk([{ text: "Grüße, " }]), gChunk([{ text: "世界 " }]), gChunk([{ text: "👋🏽" }], "STOP", [8, 9])]), hi, { stream: true }, "streamed multi-byte text"],
+  error_auth_401: [geminiError(401, "UNAUTHENTICATED", "API key not valid. Please pass a valid API key."), hi, { stream: true }, "401 on a streamed call"],
+  error_bad_request_400: [geminiError(400, "INVALID_ARGUMENT", "Unable to submit request because it has a temperature value of 5 but the supported range is from 0 (inclusive) to 2.0001 (exclusive)."), hi, { stream: true, config: { temperature: 5 } }, "400 on a streamed call"],
+  error_rate_limit_429: [geminiError(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota)."), hi, { stream: true }, "429 on a streamed call"],
+};
+for (const [scenario, [served, messages, options, note]] of Object.entries(geminiStreams)) {
+  await write(`verify_gemini_${scenario}`, "gemini", undefined, "gemini-2.5-flash", served, messages, options, `Gemini ${note}`, true);
+}
