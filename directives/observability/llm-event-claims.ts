@@ -178,7 +178,7 @@ const rows: ClaimRow<EventView>[] = [
   { name: "zero_llm_completion_events_per_failed_call", section: "observability 072", summary: "no LlmCompletionEvent for the failed call", check: count("LlmCompletionEvent", 0) },
   { name: "exactly_one_llm_failed_event_observed", section: "observability 120", summary: "one LlmFailedEvent", check: count("LlmFailedEvent", 1) },
   { name: "zero_llm_completion_events_on_failed_call", section: "observability 120", summary: "no LlmCompletionEvent", check: count("LlmCompletionEvent", 0) },
-  { name: "exception_propagates_alongside_typed_event", section: "observability 120", summary: "the call raised and a failure event was dispatched", check: (v) => allOf(raised(v), v.events.some((e) => e.type === "LlmFailedEvent" || e.type === "ToolCallFailedEvent") ? null : "no failure event") },
+  { name: "exception_propagates_alongside_typed_event", section: "observability 075 / 120", summary: "the call raised and a failure event was dispatched", check: (v) => allOf(raised(v), v.events.some((e) => ["LlmFailedEvent", "ToolCallFailedEvent", "EmbeddingFailedEvent", "RerankFailedEvent"].includes(e.type)) ? null : "no failure event") },
   { name: "finish_reason_is_stop_not_truncation", section: "observability 121", summary: "the failed response's finish_reason is stop", check: (v) => (failures(v).some((f) => f["finish_reason"] === "stop") ? null : `finish_reason ${show(failures(v).map((f) => f["finish_reason"]))}`) },
   {
     name: "response_side_surface_null_for_non_structured_output_failure",

@@ -15,6 +15,7 @@ import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, ty
 import { CorrelatedLogger, OTelObserver } from "../../src/observability/index.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
 import { canonicalJson } from "../../src/llm/index.ts";
+import { MetricCapture, RecordingMeterProvider } from "./metrics.ts";
 
 /** What one call exported. */
 export interface CapturedSpans {
@@ -53,6 +54,10 @@ export class OtelCaptureState implements InvocationHooks {
   readonly flags: { disableLlmSpans?: boolean; disableProviderPayload?: boolean; disableGenaiSemconv?: boolean; payloadByteCap?: number } = {};
   /** `otel_observer: {attached: false}`: the engine hooks reach no observer (no spans; logs and typed events still captured). */
   attached = true;
+  /** §6.9: `enable_metrics` — the observer's §11.1 flag (default off). */
+  enableMetrics = false;
+  /** §6.9 metric capture: the observer's `MeterProvider`, recording every measurement. */
+  readonly meterProvider = new RecordingMeterProvider();
   #observer: OTelObserver | undefined;
   #logger: CorrelatedLogger | undefined;
   #loggerProvider: LoggerProvider | undefined;
@@ -74,6 +79,8 @@ export class OtelCaptureState implements InvocationHooks {
       detachedSubgraphs: this.detachedSubgraphs,
       detachedFanOuts: this.detachedFanOuts,
       ...this.flags,
+      enableMetrics: this.enableMetrics,
+      meterProvider: this.meterProvider,
       onError: (e, where) => this.errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
     }));
   }
@@ -127,6 +134,7 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
     state.errors.length = 0;
     state.nodeEvents.length = 0;
     state.fullPayloads.length = 0;
+    state.meterProvider.reset();
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
@@ -135,6 +143,8 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
     const logs = [...state.logExporter.getFinishedLogRecords()];
     call.observation.set(LogCapture, logs.slice(state.callLogStart));
     call.observation.set(CaseLogCapture, logs);
+    await state.meterProvider.flush();
+    call.observation.set(MetricCapture, [...state.meterProvider.measurements]);
   });
   return state;
 }

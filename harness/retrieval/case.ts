@@ -17,7 +17,7 @@ import {
   type RerankProvider,
 } from "../../src/retrieval/index.ts";
 import { MockProvider, type MockEntry } from "../llm/mock-provider.ts";
-import { STAND_IN_BASE_URL, STAND_IN_EMBEDDING_MODEL, STAND_IN_RERANK_MODEL, standInRerankMapping } from "./stand-in.ts";
+import { echoedModel, STAND_IN_BASE_URL, STAND_IN_EMBEDDING_MODEL, STAND_IN_RERANK_MODEL, standInRerankMapping } from "./stand-in.ts";
 
 /** A mock entry: `{status, body?, raises?: {error_type, message | message_repeat}}` (§5.15). */
 export interface RetrievalMockEntry {
@@ -55,7 +55,7 @@ export class RetrievalCaseState {
     const c = this.embedding;
     if (this.mapping === undefined) {
       if (c !== undefined) throw new FixtureSchemaInvalid(`${c.vendor}_embedding_provider needs a mapping: to select its wire shape`, c.where);
-      return new HttpEmbeddingProvider({ name: "stand-in", mapping: openAiEmbeddingMapping, model: STAND_IN_EMBEDDING_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
+      return new HttpEmbeddingProvider({ name: "stand-in", mapping: openAiEmbeddingMapping, model: echoedModel(this.mockEmbedding) ?? STAND_IN_EMBEDDING_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
     }
     if (c === undefined) throw new FixtureSchemaInvalid(`mapping: ${this.mapping} has no ${this.mapping}_embedding_provider block to construct the provider from`, where);
     if (c.vendor !== this.mapping) throw new FixtureSchemaInvalid(`${c.vendor}_embedding_provider does not match mapping: ${this.mapping}`, c.where);
@@ -78,7 +78,7 @@ export class RetrievalCaseState {
     const c = this.rerank;
     if (this.mapping === undefined) {
       if (c !== undefined) throw new FixtureSchemaInvalid(`${c.vendor}_rerank_provider needs a mapping: to select its wire shape`, c.where);
-      return new HttpRerankProvider({ name: "stand-in", mapping: standInRerankMapping, model: model ?? STAND_IN_RERANK_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
+      return new HttpRerankProvider({ name: "stand-in", mapping: standInRerankMapping, model: model ?? echoedModel(this.mockRerank) ?? STAND_IN_RERANK_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
     }
     if (c === undefined) throw new FixtureSchemaInvalid(`mapping: ${this.mapping} has no ${this.mapping}_rerank_provider block to construct the provider from`, where);
     if (c.vendor !== this.mapping) throw new FixtureSchemaInvalid(`${c.vendor}_rerank_provider does not match mapping: ${this.mapping}`, c.where);

@@ -12,11 +12,29 @@ import { counter, dig, isRecord, modelEcho, responseId } from "../../src/retriev
 
 
 export const STAND_IN_BASE_URL = "https://stand-in.openarmature.test";
-export const STAND_IN_EMBEDDING_MODEL = "stand-in-embedding-model";
-export const STAND_IN_RERANK_MODEL = "stand-in-rerank-model";
+/**
+ * The stand-ins' bound models when no mock response names one: the names the stand-in suites'
+ * prose uses (observability 074-083 / 099-108). A case whose mocks echo a model binds that one
+ * ({@link echoedModel}).
+ */
+export const STAND_IN_EMBEDDING_MODEL = "text-embedding-test";
+export const STAND_IN_RERANK_MODEL = "rerank-test";
 
+/**
+ * The model the case's stand-in mock responses echo (the first body naming one): the stand-in is
+ * bound to the model its own server reports, as a real deployment's client is.
+ */
+export function echoedModel(entries: ReadonlyArray<{ readonly body?: unknown }>): string | undefined {
+  for (const e of entries) {
+    const m = isRecord(e.body) ? e.body["model"] : undefined;
+    if (typeof m === "string" && m.length > 0) return m;
+  }
+  return undefined;
+}
+
+/** Its body is Cohere-shaped (`meta.billed_units`), so its `gen_ai.system` is `cohere` (observability 099's header). */
 export const standInRerankMapping: RerankWireMapping = {
-  system: "stand-in",
+  system: "cohere",
   sendsTopK: true,
   defaultChunkSize: undefined,
   buildRequest({ model, query, documents, topK, config }, endpoint) {

@@ -21,3 +21,7 @@ export type { AttributeValue, InvocationMetadata } from "../graph/index.ts";
 export { CorrelatedLogger, correlationAttributes, SEVERITY } from "./log-correlation.ts";
 export { EventCounter, TypedEventCounter, InvocationAccumulator, NodeEventAccumulator } from "./queryable.ts";
 export type { QueryableObserver, TypedCountSnapshot, InvocationAccumulatorOptions, AccumulatedNodeEvent, NodeEventBucket } from "./queryable.ts";
+export { ProviderMetrics, MetricName, MetricDimension } from "./metrics.ts";
+export type { CallDimensions } from "./metrics.ts";
+export { EMBEDDING_SPAN_NAME, RERANK_SPAN_NAME, embeddingSpanAttributes, rerankSpanAttributes } from "./retrieval-spans.ts";
+export type { ProviderSpanFlags } from "./retrieval-spans.ts";

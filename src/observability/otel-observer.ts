@@ -41,6 +41,10 @@ import {
 } from "../graph/index.ts";
 import { renderLlmSpans, type LlmSpanFlags } from "./llm-spans.ts";
 import { renderToolSpan } from "./tool-spans.ts";
+import type { MeterProvider } from "@opentelemetry/api";
+import { isRetrievalEvent } from "../retrieval/events.ts";
+import { ProviderMetrics } from "./metrics.ts";
+import { renderRetrievalSpan } from "./retrieval-spans.ts";
 import { currentSessionId } from "../sessions/context.ts";
 import {
   Attr,
@@ -78,6 +82,13 @@ export interface OTelObserverOptions {
   readonly disableGenaiSemconv?: boolean;
   /** §5.5: no `openarmature.llm.complete` spans at all (external instrumentation owns them; default `false`). */
   readonly disableLlmSpans?: boolean;
+  /** §11.1: record the §11.2 metrics from the typed provider events (default `false`). */
+  readonly enableMetrics?: boolean;
+  /**
+   * §11.1: where the metrics go when `enableMetrics`. Default: the OTel global `MeterProvider` —
+   * a silent no-op until the application registers one.
+   */
+  readonly meterProvider?: MeterProvider;
   /**
    * Where the observer's own errors go (a failing exporter, an unexpected event). Default:
    * `console.warn`. The observer never throws into the engine.
@@ -150,6 +161,8 @@ export class OTelObserver implements InvocationHooks {
   readonly #traces = new Map<string, InvocationTrace>();
   readonly #providerFlags: LlmSpanFlags;
   readonly #disableLlmSpans: boolean;
+  /** The §11 instruments; `undefined` unless `enableMetrics` (then nothing is created). */
+  readonly #metrics: ProviderMetrics | undefined;
 
   constructor(options: OTelObserverOptions = {}) {
     if (options.tracerProvider) {
@@ -174,6 +187,7 @@ export class OTelObserver implements InvocationHooks {
       payloadByteCap: this.payloadByteCap,
     };
     this.#disableLlmSpans = options.disableLlmSpans ?? false;
+    this.#metrics = options.enableMetrics === true ? new ProviderMetrics(options.meterProvider) : undefined;
     this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] OTel observer failed in ${where}:`, e));
   }
 
@@ -420,17 +434,21 @@ export class OTelObserver implements InvocationHooks {
 
   /**
    * A typed event (graph-engine §6 typed variants), handed over inline as it is emitted: the LLM
-   * provider spans (§5.5, one per wire attempt, unless `disableLlmSpans`) and the tool-execution
-   * spans (§5.5.11). Token events are not rendered (§5.5.7).
+   * provider spans (§5.5, one per wire attempt, unless `disableLlmSpans`), the tool-execution
+   * spans (§5.5.11), the embedding / rerank spans (§5.5.8, §5.5.13) and, with `enableMetrics`, the
+   * §11 measurements. Token events are not rendered (§5.5.7).
    */
   onTypedEvent(e: ObserverEvent): void {
     this.#guard("onTypedEvent", () => {
+      this.#metrics?.record(e);
       const t = this.#traces.get(e.invocationId);
       if (!t) return;
       if (e.kind === "llm_completion" || e.kind === "llm_failed") {
         if (!this.#disableLlmSpans) renderLlmSpans(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
       } else if (e.kind === "tool_call" || e.kind === "tool_call_failed") {
         renderToolSpan(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+      } else if (isRetrievalEvent(e)) {
+        renderRetrievalSpan(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
       }
     });
   }

@@ -7,6 +7,7 @@
  * The §4 invariants (one vector per input, one dimensionality) are enforced on the whole call.
  */
 import { invalidRequest, invalidResponse } from "./errors.ts";
+import { observeEmbedding } from "./events.ts";
 import { isRecord } from "./figures.ts";
 import { HttpRetrievalProvider, type HttpBaseOptions } from "./http-base.ts";
 import type { EmbedChunk, EmbedRequest, EmbeddingBinding, EmbeddingWireMapping } from "./mapping.ts";
@@ -39,7 +40,12 @@ export class HttpEmbeddingProvider extends HttpRetrievalProvider implements Embe
     };
   }
 
-  async embed(input: ReadonlyArray<string>, options: EmbedOptions = {}): Promise<EmbeddingResponse> {
+  /** §3 `embed()`; dispatches the typed embedding event of the call inside a graph node (`events.ts`). */
+  embed(input: ReadonlyArray<string>, options: EmbedOptions = {}): Promise<EmbeddingResponse> {
+    return observeEmbedding(this, input, options.config, () => this.#embed(input, options));
+  }
+
+  async #embed(input: ReadonlyArray<string>, options: EmbedOptions): Promise<EmbeddingResponse> {
     validateInput(input);
     const config = validateConfig(options.config);
     const requests: EmbedRequest[] = chunks(input, this.chunkSize).map((slice) => ({ binding: this.#binding, input: slice, config }));

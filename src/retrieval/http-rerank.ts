@@ -6,6 +6,7 @@
  * duplicate, a numeric score, the echo's shape), sorted by score descending, `top_k` honoured.
  */
 import { invalidRequest, invalidResponse } from "./errors.ts";
+import { observeRerank } from "./events.ts";
 import { chunks } from "./http-embedding.ts";
 import { isRecord } from "./figures.ts";
 import { HttpRetrievalProvider, type HttpBaseOptions } from "./http-base.ts";
@@ -28,7 +29,12 @@ export class HttpRerankProvider extends HttpRetrievalProvider implements RerankP
     this.chunkSize = options.chunkSize ?? options.mapping.defaultChunkSize;
   }
 
-  async rerank(query: string, documents: ReadonlyArray<string>, options: RerankOptions = {}): Promise<RerankResponse> {
+  /** §5 `rerank()`; dispatches the typed rerank event of the call inside a graph node (`events.ts`). */
+  rerank(query: string, documents: ReadonlyArray<string>, options: RerankOptions = {}): Promise<RerankResponse> {
+    return observeRerank(this, query, documents, options.topK, options.config, () => this.#rerank(query, documents, options));
+  }
+
+  async #rerank(query: string, documents: ReadonlyArray<string>, options: RerankOptions): Promise<RerankResponse> {
     if (typeof query !== "string" || query.length === 0) throw invalidRequest("query", "must be a non-empty string");
     if (!Array.isArray(documents) || documents.length === 0) throw invalidRequest("documents", "must be a non-empty list of strings");
     const bad = documents.findIndex((d) => typeof d !== "string");

@@ -31,3 +31,5 @@ export { openAiEmbeddingMapping } from "./openai.ts";
 export { cohereEmbeddingMapping, cohereRerankMapping } from "./cohere.ts";
 export { RetrievalRegistry, embeddingProviders, rerankProviders, embeddingEntry, rerankEntry } from "./registry.ts";
 export type { RetrievalEntry, EmbeddingEntry, RerankEntry, RetrievalProviderConfig, EmbeddingProviderConfig } from "./registry.ts";
+export { observeEmbedding, observeRerank, retrievalEventRecord, isRetrievalEvent, RETRIEVAL_EVENT_TYPES } from "./events.ts";
+export type { EmbeddingEvent, EmbeddingFailedEvent, RerankEvent, RerankFailedEvent, RetrievalEvent, RetrievalCaller } from "./events.ts";
