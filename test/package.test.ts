@@ -109,6 +109,16 @@ describe("package: the packed tarball installed into an empty folder", function 
     expect(new Set(results.map((r) => r.fixture.split("/")[0]))).to.deep.equal(new Set(readdirSync(join(root, "spec"))));
   });
 
+  it("the installed `openarmature chat` answers piped stdin through the scripted provider when no API key is set", () => {
+    const bin = join(app, "node_modules", ".bin", "openarmature");
+    const env = userEnv();
+    for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENARMATURE_TEST_SCRIPT"]) delete env[k];
+    const r = spawnSync(bin, ["chat", "--approve-when", "^!"], { cwd: app, env, input: "hello\n!ship it\napprove\n", encoding: "utf8" });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stderr).to.include("scripted provider, offline demo");
+    expect(r.stdout).to.equal('assistant> You said: hello\nassistant> Approve "!ship it"? (approve / reject)\n(waiting for approval: type \'approve\' or \'reject\')\nassistant> You said: !ship it\n');
+  });
+
   it("plain node imports openarmature/conformance and runs a shipped fixture through it", () => {
     const script = `
       import { loadConformance, discoverFixtures, prepareFixture, runCaseToResult } from "openarmature/conformance";

@@ -20,7 +20,9 @@ import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
 import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
-const AGENT_SUMMARY = "usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT   (see openarmature agent --help)";
+const AGENT_SUMMARY = `usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT   (see openarmature agent --help)
+usage: openarmature chat [--session ID] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature chat --help)
+usage: openarmature serve [--port N] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature serve --help)`;
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
 
@@ -44,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
   if (command === "directives") return directivesCommand(rest);
   // Loaded on demand: the agent command pulls in the provider registry, which conform never needs.
   if (command === "agent") return (await import("./agent.ts")).agentCommand(rest);
+  if (command === "chat") return (await import("./chat.ts")).chatCommand(rest);
+  if (command === "serve") return (await import("./chat.ts")).serveCommand(rest);
   if (command !== "conform") {
     process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n\n${DIRECTIVES_USAGE}\n\n${AGENT_SUMMARY}\n`);
     return command === "--help" ? 0 : 2;

@@ -151,6 +151,11 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     return this[INTERNALS].observers;
   }
 
+  /** The engine hooks compiled into the graph (`compile({ hooks })`), in order. */
+  get hooks(): readonly InvocationHooks[] {
+    return this[INTERNALS].hooks;
+  }
+
   /**
    * Run the graph (§3) from `initial` (merged over the schema defaults, validated). Resolves with a
    * completed (or suspended) outcome as soon as execution ends — observer delivery may continue;

@@ -25,4 +25,5 @@ export {
   type TurnError,
   type TurnErrorClassifier,
 } from "./errors.ts";
-export { startHarnessServer, turnJson, chatJson, type HarnessServer, type HarnessServerOptions } from "./http/server.ts";
+export { isTurnSpans, type TurnSpans, type TurnSpanStart, type TurnSpanEnd } from "./turn-span.ts";
+export { startHarnessServer, turnJson, chatJson, DEFAULT_CHAT_DATABASE, type HarnessServer, type HarnessServerOptions, type CloseOptions } from "./http/server.ts";

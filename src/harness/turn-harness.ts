@@ -46,6 +46,7 @@ import {
 import { errorResponse, type OutboundResponse } from "./outbound.ts";
 import { InMemorySignalCoordinator, type SignalCoordinator, type SignalSubscription } from "./signal-coordinator.ts";
 import { classifyTransmission, type DispatchPath, type HarnessMode, type Transmission } from "./transmission.ts";
+import { isTurnSpans, type TurnSpanEnd, type TurnSpans, type TurnSpanStart } from "./turn-span.ts";
 
 type State = Readonly<Record<string, unknown>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -76,6 +77,11 @@ export interface HarnessOptions {
   readonly present?: (state: State) => State;
   /** Refines the §7 bucket of a category. */
   readonly classifyError?: TurnErrorClassifier;
+  /**
+   * §8.4: opens the turn-level wrapper span (observability §4.6), e.g. an `OTelObserver`. Default:
+   * the first of the turn's `hooks` and the graph's compiled hooks that opens turn spans; none, no wrapper.
+   */
+  readonly turnSpans?: TurnSpans;
 }
 
 /** Per-turn engine options (observers, an abort signal, metadata, ...). */
@@ -203,13 +209,23 @@ export class TurnHarness {
     }
     const initialState = this.#options.initialState?.(tx, path) ?? {};
     const invocation: InvokeCall = sessionId !== undefined ? { initialState, sessionId } : { initialState };
-    let result;
-    try {
-      result = await this.suspendable.invoke(initialState as Partial<StateRecord>, { ...options, ...(sessionId !== undefined ? { sessionId } : {}) } as never);
-    } catch (e) {
-      return this.#errored(path, sessionId, generated, invocation, 1, e);
-    }
-    return this.#settle(path, sessionId, generated, invocation, result as never);
+    const run = async (): Promise<TurnResult> => {
+      let result;
+      try {
+        result = await this.suspendable.invoke(initialState as Partial<StateRecord>, { ...options, ...(sessionId !== undefined ? { sessionId } : {}) } as never);
+      } catch (e) {
+        return this.#errored(path, sessionId, generated, invocation, 1, e);
+      }
+      return this.#settle(path, sessionId, generated, invocation, result as never);
+    };
+    return this.#inTurnSpan(options, { mode: this.mode, path, ...(sessionId !== undefined ? { sessionId } : {}) }, run);
+  }
+
+  /** §8.4: run the turn's invoke inside the wrapper span when a {@link TurnSpans} is attached. */
+  #inTurnSpan(options: TurnInvokeOptions, start: TurnSpanStart, run: () => Promise<TurnResult>): Promise<TurnResult> {
+    const spans = this.#options.turnSpans ?? ([options.hooks, ...this.graph.hooks] as unknown[]).find(isTurnSpans);
+    if (spans === undefined) return run();
+    return spans.runInTurnSpan(start, run, turnSpanEnd);
   }
 
   async #resume(tx: Transmission, options: TurnInvokeOptions): Promise<TurnResult> {
@@ -227,16 +243,21 @@ export class TurnHarness {
     const signalPayload = tx.signalPayload ?? {};
     const invocation: InvokeCall = { initialState: {}, resumeInvocation: sub.invocationId, signalPayload };
     const base = { resumedInvocationId: sub.invocationId };
-    let result;
-    try {
-      result = await this.suspendable.invoke({}, { ...options, resumeInvocation: sub.invocationId, signalPayload } as never);
-    } catch (e) {
-      // A refused payload leaves the paused record (and so the subscription) in place (suspension §7).
-      if (!isPayloadRefusal(e)) await this.coordinator.release(sub.invocationId);
-      return { ...this.#errored("3.3", sub.sessionId, false, invocation, 1, e, sub.invocationId), ...base };
-    }
-    await this.coordinator.release(sub.invocationId);
-    return { ...(await this.#settle("3.3", sub.sessionId, false, invocation, result as never)), ...base };
+    const run = async (): Promise<TurnResult> => {
+      let result;
+      try {
+        result = await this.suspendable.invoke({}, { ...options, resumeInvocation: sub.invocationId, signalPayload } as never);
+      } catch (e) {
+        // A refused payload leaves the paused record (and so the subscription) in place (suspension §7).
+        if (!isPayloadRefusal(e)) await this.coordinator.release(sub.invocationId);
+        return { ...this.#errored("3.3", sub.sessionId, false, invocation, 1, e, sub.invocationId), ...base };
+      }
+      await this.coordinator.release(sub.invocationId);
+      return { ...(await this.#settle("3.3", sub.sessionId, false, invocation, result as never)), ...base };
+    };
+    const descriptor = { signalId: sub.descriptor.signalId, ...(sub.descriptor.metadata !== undefined ? { metadata: sub.descriptor.metadata as Readonly<Record<string, unknown>> } : {}) };
+    const start: TurnSpanStart = { mode: this.mode, path: "3.3", signal: descriptor, resumedInvocationId: sub.invocationId, ...(this.mode === "sessioned" && sub.sessionId !== undefined ? { sessionId: sub.sessionId } : {}) };
+    return this.#inTurnSpan(options, start, run);
   }
 
   async #settle(
@@ -297,6 +318,11 @@ export class TurnHarness {
       outbound: errorResponse(error),
     };
   }
+}
+
+function turnSpanEnd(t: TurnResult): TurnSpanEnd {
+  const id = t.invocationId !== undefined ? { invocationId: t.invocationId } : {};
+  return t.outcome === "errored" ? { outcome: "errored", ...id, errorCategory: t.error.category, errorBucket: t.error.bucket } : { outcome: t.outcome, ...id };
 }
 
 function isPayloadRefusal(e: unknown): boolean {

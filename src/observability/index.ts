@@ -4,7 +4,7 @@
  * dependencies `@opentelemetry/api` and `@opentelemetry/sdk-trace-base` (and `api-logs` for
  * log correlation).
  */
-export { OTelObserver } from "./otel-observer.ts";
+export { OTelObserver, TURN_SPAN_NAME } from "./otel-observer.ts";
 export type { OTelObserverOptions } from "./otel-observer.ts";
 export {
   Attr,

@@ -46,6 +46,8 @@ import { isRetrievalEvent } from "../retrieval/events.ts";
 import { ProviderMetrics } from "./metrics.ts";
 import { renderRetrievalSpan } from "./retrieval-spans.ts";
 import { currentSessionId } from "../sessions/context.ts";
+import type { TurnSpanEnd, TurnSpans, TurnSpanStart } from "../harness/turn-span.ts";
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   Attr,
   crossCuttingAttributes,
@@ -150,7 +152,10 @@ function toError(e: unknown): Error | string {
 }
 
 /** The OTel observer: pass it as engine hooks — `compile({ hooks: otel })` or `invoke(s, { hooks: otel })`. */
-export class OTelObserver implements InvocationHooks {
+/** The name of the harness turn-level wrapper span (observability §4.6). */
+export const TURN_SPAN_NAME = "openarmature.turn";
+
+export class OTelObserver implements InvocationHooks, TurnSpans {
   readonly tracerProvider: TracerProvider;
   readonly payloadByteCap: number;
   readonly #tracer: Tracer;
@@ -159,6 +164,8 @@ export class OTelObserver implements InvocationHooks {
   readonly #detachedFanOuts: ReadonlySet<string>;
   readonly #onError: (error: unknown, where: string) => void;
   readonly #traces = new Map<string, InvocationTrace>();
+  /** The open turn span (§4.6) of the calling context; its first invocation becomes its child. */
+  readonly #turn = new AsyncLocalStorage<{ ctx: Context; used: boolean }>();
   readonly #providerFlags: LlmSpanFlags;
   readonly #disableLlmSpans: boolean;
   /** The §11 instruments; `undefined` unless `enableMetrics` (then nothing is created). */
@@ -227,7 +234,10 @@ export class OTelObserver implements InvocationHooks {
     this.#guard("onInvocationStart", () => {
       const sessionId = currentSessionId();
       const attrs = { ...invocationAttributes(info.invocationId, info.entryNode), ...crossCuttingAttributes(info.correlationId, sessionId, info.metadata) };
-      const root = this.#start(INVOCATION_SPAN_NAME, null, attrs, info.timestamp);
+      const turn = this.#turn.getStore();
+      const parent = turn !== undefined && !turn.used ? turn.ctx : null;
+      if (turn) turn.used = true;
+      const root = this.#start(INVOCATION_SPAN_NAME, parent, attrs, info.timestamp);
       this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
     });
   }
@@ -460,6 +470,48 @@ export class OTelObserver implements InvocationHooks {
   #eventParent(t: InvocationTrace, e: EventLineage): Context {
     const node = t.nodes.get(key(e.namespace, e.fanOutIndexChain, e.branchNameChain) + `#${e.attemptIndex}`);
     return node?.ctx ?? this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
+  }
+
+  /**
+   * §4.6 / harness §8.4: the turn-level wrapper span `openarmature.turn` around `body` (a harness
+   * turn's `invoke()`); the invocation `body` starts is its child. Attributes: `openarmature.session_id`
+   * (sessioned turns, §5.6), `openarmature.suspension.signal_id` and `openarmature.suspension.metadata.*`
+   * (signal-resume turns, §5.8), `openarmature.harness.mode` / `.path` / `.resumed_invocation_id`, and
+   * at the end `openarmature.outcome`, `openarmature.invocation_id`, and on an errored turn
+   * `openarmature.error.category` / `openarmature.harness.error_bucket` with an ERROR status.
+   * The harness calls it when the observer is attached (`TurnHarness`'s `turnSpans`, or the hooks).
+   */
+  async runInTurnSpan<T>(start: TurnSpanStart, body: () => Promise<T>, end: (result: T) => TurnSpanEnd): Promise<T> {
+    const attrs: Attributes = { "openarmature.harness.mode": start.mode, "openarmature.harness.path": start.path };
+    if (start.sessionId !== undefined) attrs[Attr.sessionId] = start.sessionId;
+    if (start.resumedInvocationId !== undefined) attrs["openarmature.harness.resumed_invocation_id"] = start.resumedInvocationId;
+    if (start.signal !== undefined) {
+      attrs[Attr.signalId] = start.signal.signalId;
+      Object.assign(attrs, flattenSuspensionMetadata(start.signal.metadata ?? {}));
+    }
+    const open = this.#start(TURN_SPAN_NAME, null, attrs, performance.timeOrigin + performance.now());
+    let result: T;
+    try {
+      result = await this.#turn.run({ ctx: open.ctx, used: false }, body);
+    } catch (e) {
+      this.#guard("runInTurnSpan", () => {
+        setError(open.span, e);
+        open.span.end(performance.timeOrigin + performance.now());
+      });
+      throw e;
+    }
+    this.#guard("runInTurnSpan", () => {
+      const e = end(result);
+      open.span.setAttribute(Attr.outcome, e.outcome);
+      if (e.invocationId !== undefined) open.span.setAttribute(Attr.invocationId, e.invocationId);
+      if (e.outcome === "errored") {
+        if (e.errorCategory != null) open.span.setAttribute(Attr.errorCategory, e.errorCategory);
+        if (e.errorBucket !== undefined) open.span.setAttribute("openarmature.harness.error_bucket", e.errorBucket);
+        open.span.setStatus({ code: SpanStatusCode.ERROR, message: e.errorCategory ?? e.errorBucket ?? "errored" });
+      } else open.span.setStatus({ code: SpanStatusCode.OK });
+      open.span.end(performance.timeOrigin + performance.now());
+    });
+    return result;
   }
 
   /**

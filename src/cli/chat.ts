@@ -1,0 +1,248 @@
+/**
+ * `openarmature chat` (a terminal chat) and `openarmature serve` (the HTTP runtime with its web
+ * page), both on one {@link ChatHarness} over {@link providerChatGraph}.
+ *
+ * The model: `--provider NAME` (any registered provider), else the first native provider whose API
+ * key is in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), else the
+ * `scripted` provider — so the command runs on a fresh machine with no key and no network. The
+ * scripted provider answers from `--script FILE` (or `$OPENARMATURE_TEST_SCRIPT`); without one,
+ * each call gets a one-entry script that streams "You said: …" back (the offline demo).
+ */
+import { createInterface } from "node:readline";
+import { randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import { providers } from "../llm/registry.ts";
+import type { CompleteOptions, Provider, StreamEvent } from "../llm/provider.ts";
+import type { Message } from "../llm/messages.ts";
+import { ScriptedProvider, scriptedConfig, TEST_SCRIPT_ENV } from "../testing/scripted-provider.ts";
+import { Script } from "../testing/script.ts";
+import { InMemorySessionStore, withSessions } from "../sessions/index.ts";
+import { SqliteSessionStore } from "../sessions/sqlite.ts";
+import { SqliteCheckpointer } from "../checkpoint/sqlite.ts";
+import { ChatHarness, historyOf, providerChatGraph, streamReplyTo, type ChatMessage, type ChatTurnOutcome } from "../harness/chat/index.ts";
+import { DEFAULT_CHAT_DATABASE, startHarnessServer } from "../harness/http/server.ts";
+
+const MODEL_OPTIONS = `  --provider NAME      a registered provider (default: openai, anthropic or gemini when its API key
+                       is set — OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY —, else scripted)
+  --model ID           the model (defaults: gpt-4o-mini, claude-3-5-haiku-latest, gemini-2.0-flash)
+  --script FILE        the scripted provider's script (default $OPENARMATURE_TEST_SCRIPT; none: it
+                       echoes "You said: …", the offline demo)
+  --system TEXT        a system prompt
+  --approve-when RE    a user message matching RE waits for approval before the model answers`;
+
+export const CHAT_USAGE = `usage: openarmature chat [--session ID] [--database FILE] [model options]
+
+A terminal chat: type a message, get the reply streamed; 'approve' / 'reject' answer an approval;
+'/quit' or end of input exits. Standard input may be a pipe (one message a line).
+
+  --session ID         the conversation (default: a new one); with --database it continues a saved one
+  --database FILE      keep sessions and paused turns in this SQLite file (default: in memory)
+${MODEL_OPTIONS}`;
+
+export const SERVE_USAGE = `usage: openarmature serve [--port N] [--host H] [--database FILE] [model options]
+
+The HTTP harness with the web chat page at / (POST /chat/<session>/messages, SSE, signals).
+
+  --port N             default 8080 (0: any free port)
+  --host H             default 127.0.0.1
+  --database FILE      sessions and paused turns (SQLite; default ${DEFAULT_CHAT_DATABASE})
+${MODEL_OPTIONS}`;
+
+const KEYED: ReadonlyArray<{ name: string; env: string; model: string }> = [
+  { name: "openai", env: "OPENAI_API_KEY", model: "gpt-4o-mini" },
+  { name: "anthropic", env: "ANTHROPIC_API_KEY", model: "claude-3-5-haiku-latest" },
+  { name: "gemini", env: "GEMINI_API_KEY", model: "gemini-2.0-flash" },
+];
+
+class Usage extends Error {}
+
+/** The offline demo model: a scripted provider per call, its one entry streaming "You said: …" back. */
+class EchoDemo implements Provider {
+  readonly name = "scripted";
+  readonly api = "openai-chat";
+  readonly model = "scripted-echo";
+  #provider(messages: ReadonlyArray<Message>): ScriptedProvider {
+    const last = [...messages].reverse().find((m) => m.role === "user");
+    const text = typeof last?.content === "string" ? last.content : "";
+    const words = `You said: ${text}`.split(/(?<= )/);
+    return new ScriptedProvider({ model: this.model, script: [{ type: "stream", chunks: words.map((w) => ({ type: "text", content: w, is_delta: true })) }] });
+  }
+  async ready(): Promise<void> {}
+  complete(messages: ReadonlyArray<Message>, options?: CompleteOptions) {
+    return this.#provider(messages).complete(messages, options);
+  }
+  stream(messages: ReadonlyArray<Message>, options?: Omit<CompleteOptions, "stream" | "retry" | "onEvent">): AsyncIterable<StreamEvent> {
+    return this.#provider(messages).stream(messages, options);
+  }
+}
+
+export interface ModelChoice {
+  readonly provider: Provider;
+  /** One line for stderr: which model answers and why. */
+  readonly banner: string;
+}
+
+/** Pick the model (see the module comment). */
+export function chooseProvider(opts: { provider?: string; model?: string; script?: string }, env: NodeJS.ProcessEnv = process.env): ModelChoice {
+  if (opts.script !== undefined && opts.provider !== undefined && opts.provider !== "scripted") throw new Usage("--script needs the scripted provider");
+  let name = opts.provider;
+  if (name === undefined) name = opts.script !== undefined ? "scripted" : KEYED.find((k) => (env[k.env] ?? "") !== "")?.name ?? "scripted";
+  if (providers.lookup(name) === undefined) throw new Usage(`unknown provider '${name}' (registered: ${providers.entries().map((e) => e.name).join(", ")})`);
+  if (name === "scripted") {
+    const script = opts.script ?? (env[TEST_SCRIPT_ENV] || undefined);
+    if (script === undefined) return { provider: new EchoDemo(), banner: `scripted provider, offline demo (set ${KEYED.map((k) => k.env).join(", ")} or pass --provider for a real model)` };
+    const model = opts.model ?? "scripted-test";
+    return { provider: providers.create("scripted", scriptedConfig(Script.fromFile(script), model)), banner: `scripted provider, script ${script}` };
+  }
+  const model = opts.model ?? KEYED.find((k) => k.name === name)?.model;
+  if (model === undefined) throw new Usage(`--model is required for provider '${name}'`);
+  return { provider: providers.create(name, { model }), banner: `${name} (model ${model})` };
+}
+
+const MODEL_ARGS = {
+  provider: { type: "string" },
+  model: { type: "string" },
+  script: { type: "string" },
+  system: { type: "string" },
+  "approve-when": { type: "string" },
+  database: { type: "string" },
+  help: { type: "boolean", default: false },
+} as const;
+
+function graphOf(values: { system?: string; "approve-when"?: string }, provider: Provider) {
+  let approveWhen: ((text: string) => boolean) | undefined;
+  if (values["approve-when"] !== undefined) {
+    let re: RegExp;
+    try {
+      re = new RegExp(values["approve-when"]);
+    } catch (e) {
+      throw new Usage(`--approve-when: ${(e as Error).message}`);
+    }
+    approveWhen = (t) => re.test(t);
+  }
+  return providerChatGraph(provider, { ...(values.system !== undefined ? { system: values.system } : {}), ...(approveWhen ? { approveWhen } : {}) });
+}
+
+/** The model and the chat graph of the command line; a usage problem is reported and `undefined`. */
+function modelGraph(values: Parameters<typeof chooseProvider>[0] & Parameters<typeof graphOf>[0], command: string, err: NodeJS.WritableStream) {
+  try {
+    const choice = chooseProvider(values);
+    return { choice, graph: graphOf(values, choice.provider) };
+  } catch (e) {
+    if (!(e instanceof Usage)) throw e;
+    err.write(`openarmature ${command}: ${e.message}\n`);
+    return undefined;
+  }
+}
+
+const textOf = (m: ChatMessage): string => (typeof m.content === "string" ? m.content : Array.isArray(m.content) ? m.content.map((b) => ("text" in b ? b.text : "")).join("") : "");
+
+export async function chatCommand(argv: string[], io: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream; error?: NodeJS.WritableStream } = {}): Promise<number> {
+  const out = io.output ?? process.stdout;
+  const err = io.error ?? process.stderr;
+  let values;
+  try {
+    values = parseArgs({ args: argv, options: { ...MODEL_ARGS, session: { type: "string" } }, strict: true }).values;
+  } catch (e) {
+    err.write(`openarmature chat: ${(e as Error).message}\n${CHAT_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    out.write(`${CHAT_USAGE}\n`);
+    return 0;
+  }
+  const built = modelGraph(values, "chat", err);
+  if (built === undefined) return 2;
+  const { choice, graph } = built;
+  const owned: { close(): void }[] = [];
+  const store = values.database !== undefined ? new SqliteSessionStore(values.database) : new InMemorySessionStore();
+  const paused = values.database !== undefined ? new SqliteCheckpointer(values.database, { table: "openarmature_paused" }) : undefined;
+  if (store instanceof SqliteSessionStore) owned.push(store);
+  if (paused) owned.push(paused);
+  const chat = new ChatHarness({ graph: withSessions(graph, { store, projection: "full" }), ...(paused ? { checkpointer: paused } : {}) });
+  const session = values.session ?? randomUUID();
+  err.write(`openarmature chat: ${choice.banner}; session ${session}. '/quit' to leave.\n`);
+  for (const m of historyOf((await chat.sessions.load(session))?.state as Readonly<Record<string, unknown>> | undefined)) out.write(`${m.role}> ${textOf(m)}\n`);
+
+  let waiting: string | undefined; // the invocation id of a turn waiting for approval
+  const show = (o: ChatTurnOutcome, streamed: boolean): void => {
+    if (o.outcome === "completed") {
+      // The streamed text is already on screen; print whatever else the turn added.
+      const rest = streamed ? o.replies.slice(1) : o.replies;
+      if (streamed) out.write("\n");
+      for (const m of rest) out.write(`${m.role}> ${textOf(m)}\n`);
+      waiting = undefined;
+    } else if (o.outcome === "suspended") {
+      if (streamed) out.write("\n");
+      for (const m of o.pendingMessages) out.write(`${m.role}> ${textOf(m)}\n`);
+      out.write(`(waiting for approval: type 'approve' or 'reject')\n`);
+      waiting = o.invocationId;
+    } else {
+      if (streamed) out.write("\n");
+      out.write(`system> ${o.reply.content} [${o.errorCategory ?? o.errorBucket}]\n`);
+      waiting = undefined;
+    }
+  };
+  const turn = async (run: () => Promise<ChatTurnOutcome>): Promise<void> => {
+    let started = false;
+    const o = await streamReplyTo((delta) => {
+      if (!started) out.write("assistant> ");
+      started = true;
+      out.write(delta);
+    }, run);
+    show(o, started);
+  };
+  const rl = createInterface({ input: io.input ?? process.stdin, terminal: false });
+  try {
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line === "") continue;
+      if (line === "/quit" || line === "/exit") break;
+      if (waiting !== undefined) {
+        const invocationId = waiting;
+        await turn(() => chat.signal({ invocationId }, { decision: line === "approve" ? "approve" : "reject" }));
+        continue;
+      }
+      await turn(() => chat.send(session, { role: "user", content: line }));
+    }
+  } finally {
+    rl.close();
+    for (const o of owned) o.close();
+  }
+  return 0;
+}
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({ args: argv, options: { ...MODEL_ARGS, port: { type: "string", default: "8080" }, host: { type: "string", default: "127.0.0.1" } }, strict: true }).values;
+  } catch (e) {
+    process.stderr.write(`openarmature serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`openarmature serve: --port must be an integer 0-65535, got '${values.port}'\n`);
+    return 2;
+  }
+  const built = modelGraph(values, "serve", process.stderr);
+  if (built === undefined) return 2;
+  const { choice, graph } = built;
+  const database = values.database ?? DEFAULT_CHAT_DATABASE;
+  const server = await startHarnessServer({ graph, database }, port, values.host);
+  process.stdout.write(`openarmature serve: ${server.url}/ (${choice.banner}; sessions in ${database})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.stdout.write("openarmature serve: shutting down (finishing the turns in flight)\n");
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await server.close({ timeoutMs: 30_000 });
+  return 0;
+}

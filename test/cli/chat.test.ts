@@ -1,0 +1,96 @@
+/**
+ * `openarmature chat` through the real binary (`node bin/openarmature.mjs`, a child process) with
+ * messages piped on standard input and no API key in the environment: the scripted provider
+ * answers (the offline demo, or a script file), an approval is answered on the next line, and with
+ * `--database` a second run continues the saved conversation.
+ */
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chooseProvider } from "../../src/cli/chat.ts";
+
+const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
+const dir = join("/tmp", "h-harness16", `cli-chat-${process.pid}`);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+/** Run the CLI with `input` piped to it; every provider key removed from the environment. */
+export function runChat(bin: string, args: string[], input: string, cwd = PROJECT, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv };
+  for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENARMATURE_TEST_SCRIPT"]) delete env[k];
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [bin, "chat", ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe("cli: openarmature chat (piped stdin, no API key)", function () {
+  this.timeout(60_000);
+  before(() => mkdirSync(dir, { recursive: true }));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("answers each line through the scripted provider's offline demo, streaming the reply", async () => {
+    const r = await runChat("bin/openarmature.mjs", [], "hello there\n\nsecond line\n");
+    expect(r.code).to.equal(0, r.stderr);
+    expect(r.stderr).to.include("scripted provider, offline demo");
+    expect(r.stdout).to.equal("assistant> You said: hello there\nassistant> You said: second line\n");
+  });
+
+  it("an approval: the turn waits, 'approve' lets the model answer, 'reject' declines", async () => {
+    const r = await runChat("bin/openarmature.mjs", ["--approve-when", "^!"], "!delete all\napprove\n!drop\nreject\nafter\n");
+    expect(r.code).to.equal(0, r.stderr);
+    expect(r.stdout.split("\n")).to.deep.equal([
+      'assistant> Approve "!delete all"? (approve / reject)',
+      "(waiting for approval: type 'approve' or 'reject')",
+      "assistant> You said: !delete all",
+      'assistant> Approve "!drop"? (approve / reject)',
+      "(waiting for approval: type 'approve' or 'reject')",
+      "assistant> Declined.",
+      "assistant> You said: after",
+      "",
+    ]);
+  });
+
+  it("--script: the scripted provider answers from the file; an exhausted script is an errored turn, not a crash", async () => {
+    const script = join(dir, "script.yaml");
+    writeFileSync(script, "responses:\n  - type: text\n    content: from the script\n");
+    const r = await runChat("bin/openarmature.mjs", ["--script", script], "one\ntwo\n");
+    expect(r.code).to.equal(0, r.stderr);
+    const lines = r.stdout.trim().split("\n");
+    expect(lines[0]).to.equal("assistant> from the script");
+    expect(lines[1]).to.equal("system> I had trouble responding. Try again in a moment. [script_exhausted]");
+  });
+
+  it("--database: a second run with the same --session continues the saved conversation", async () => {
+    const db = join(dir, "chat.db");
+    const first = await runChat("bin/openarmature.mjs", ["--database", db, "--session", "s1"], "remember me\n");
+    expect(first.code).to.equal(0, first.stderr);
+    const second = await runChat("bin/openarmature.mjs", ["--database", db, "--session", "s1"], "again\n");
+    expect(second.code).to.equal(0, second.stderr);
+    expect(second.stdout).to.equal("user> remember me\nassistant> You said: remember me\nassistant> You said: again\n");
+  });
+
+  it("usage errors exit 2 naming the problem", async () => {
+    const r = await runChat("bin/openarmature.mjs", ["--provider", "nope"], "");
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.include("unknown provider 'nope'");
+  });
+
+  it("a provider key in the environment selects that provider (no call is made to choose it)", () => {
+    expect(chooseProvider({}, { ANTHROPIC_API_KEY: "k" }).banner).to.equal("anthropic (model claude-3-5-haiku-latest)");
+    expect(chooseProvider({}, { OPENAI_API_KEY: "k", GEMINI_API_KEY: "g" }).provider.name).to.equal("openai");
+    expect(chooseProvider({}, {}).banner).to.match(/^scripted provider, offline demo/);
+    expect(chooseProvider({ provider: "gemini", model: "m" }, {}).banner).to.equal("gemini (model m)");
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The HTTP runtime built from a chat graph (127.0.0.1, real SQLite files, the real scripted
+ * provider): sessions and paused turns in SQLite by default and across a restart, any
+ * SessionStore by choice, reply deltas as server-sent events, the history route, the page, and
+ * graceful shutdown — turns in flight finish and are saved, or, past `close({ timeoutMs })`, are
+ * aborted with nothing of them saved.
+ */
+import { expect } from "chai";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { defineState, END, GraphBuilder } from "../../src/graph/index.ts";
+import { InMemoryCheckpointer } from "../../src/checkpoint/index.ts";
+import { InMemorySessionStore } from "../../src/sessions/index.ts";
+import { SqliteSessionStore } from "../../src/sessions/sqlite.ts";
+import { messagesField, providerChatGraph, type ChatMessage } from "../../src/harness/chat/index.ts";
+import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
+import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
+
+const dir = join("/tmp", "h-harness16", `http-runtime-${process.pid}`);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/** A chat graph whose reply waits `ms` (abortably) first. */
+function slowGraph(ms: number) {
+  const State = defineState({ messages: messagesField() });
+  return new GraphBuilder(State)
+    .addNode("reply", async (s, ctx) => {
+      await delay(ms, undefined, { signal: ctx.signal });
+      return { messages: [{ role: "assistant", content: `slow reply ${s.messages.length}` } satisfies ChatMessage] };
+    })
+    .addEdge("reply", END)
+    .setEntry("reply")
+    .compile();
+}
+const echo = () =>
+  new ScriptedProvider({
+    script: {
+      mode: "when_only",
+      responses: ["hi", "again", "one", "two"].map((w) => ({ type: "stream" as const, chunks: [{ type: "text" as const, content: "re: " }, { type: "text" as const, content: w }], when: { prompt_contains: w } })),
+    },
+  });
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming, shutdown)", function () {
+  this.timeout(30_000);
+  let srv: HarnessServer | undefined;
+  before(() => mkdirSync(dir, { recursive: true }));
+  afterEach(async () => {
+    await srv?.close();
+    srv = undefined;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("keeps sessions in SQLite by default: the conversation survives a restart on the same file", async () => {
+    const database = join(dir, "restart.db");
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database });
+    expect(((await (await post(`${srv.url}/chat/a/messages`, { role: "user", content: "hi" })).json()) as Json).replies).to.deep.equal([{ role: "assistant", content: "re: hi" }]);
+    await srv.close();
+    expect(existsSync(database)).to.equal(true);
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database });
+    await post(`${srv.url}/chat/a/messages`, { role: "user", content: "again" });
+    const history = (await (await fetch(`${srv.url}/chat/a/messages`)).json()) as Json;
+    expect(history.messages.map((m: ChatMessage) => m.content)).to.deep.equal(["hi", "re: hi", "again", "re: again"]);
+    expect(((await (await fetch(`${srv.url}/chat/nobody/messages`)).json()) as Json).messages).to.deep.equal([]);
+  });
+
+  it("takes any SessionStore instead (no SQLite file is opened)", async () => {
+    const database = join(dir, "unused.db");
+    const store = new InMemorySessionStore();
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), sessions: store, checkpointer: new InMemoryCheckpointer(), database });
+    await post(`${srv.url}/chat/b/messages`, { role: "user", content: "one" });
+    expect((await store.load("b"))?.state["messages"]).to.have.length(2);
+    expect(existsSync(database)).to.equal(false);
+  });
+
+  it("streams the reply as delta events, then the outcome event with the same body", async () => {
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database: join(dir, "sse.db") });
+    const res = await post(`${srv.url}/chat/c/messages`, { role: "user", content: "two" }, { accept: "text/event-stream" });
+    expect(res.headers.get("content-type")).to.equal("text/event-stream");
+    const events = (await res.text()).trim().split("\n\n").map((b) => ({ event: b.split("\n")[0]!.slice(7), data: JSON.parse(b.split("\n")[1]!.slice(6)) as Json }));
+    expect(events.map((e) => e.event)).to.deep.equal(["delta", "delta", "completed"]);
+    expect(events.slice(0, 2).map((e) => e.data.text)).to.deep.equal(["re: ", "two"]);
+    expect(events[2]!.data.replies).to.deep.equal([{ role: "assistant", content: "re: two" }]);
+  });
+
+  it("serves the web page at / and refuses other methods there", async () => {
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database: join(dir, "page.db") });
+    const page = await fetch(`${srv.url}/`);
+    expect(page.headers.get("content-type")).to.equal("text/html; charset=utf-8");
+    expect(await page.text()).to.include('<form id="send">');
+    expect((await fetch(`${srv.url}/`, { method: "POST" })).status).to.equal(405);
+    await srv.close();
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database: join(dir, "page.db"), page: false });
+    expect((await fetch(`${srv.url}/`)).status).to.equal(404);
+  });
+
+  it("close() lets a turn in flight finish: its reply is sent and its session saved in SQLite", async () => {
+    const database = join(dir, "finish.db");
+    srv = await startHarnessServer({ graph: slowGraph(300), database });
+    const pending = post(`${srv.url}/chat/d/messages`, { role: "user", content: "slow" });
+    await delay(100);
+    const closed = srv.close();
+    srv = undefined;
+    const r = await pending;
+    await closed;
+    expect(r.status).to.equal(200);
+    expect(((await r.json()) as Json).replies).to.deep.equal([{ role: "assistant", content: "slow reply 1" }]);
+    const store = new SqliteSessionStore(database);
+    expect((await store.load("d"))?.state["messages"]).to.have.length(2);
+    store.close();
+  });
+
+  it("close({ timeoutMs }) aborts a turn still running at the deadline: 503 turn_interrupted, the session as before the turn", async () => {
+    const database = join(dir, "abort.db");
+    srv = await startHarnessServer({ graph: slowGraph(50), database });
+    expect((await post(`${srv.url}/chat/e/messages`, { role: "user", content: "first" })).status).to.equal(200);
+    await srv.close();
+    srv = await startHarnessServer({ graph: slowGraph(20_000), database });
+    const pending = post(`${srv.url}/chat/e/messages`, { role: "user", content: "never answered" });
+    await delay(100);
+    const started = Date.now();
+    await srv.close({ timeoutMs: 200 });
+    srv = undefined;
+    expect(Date.now() - started).to.be.below(10_000); // it did not wait for the 20 s turn
+    const r = await pending;
+    expect(r.status).to.equal(503);
+    expect(r.headers.get("retry-after")).to.equal("1");
+    expect(((await r.json()) as Json).error.category).to.equal("turn_interrupted");
+    const store = new SqliteSessionStore(database);
+    expect(((await store.load("e"))?.state["messages"] as ChatMessage[]).map((m) => m.content)).to.deep.equal(["first", "slow reply 1"]);
+    store.close();
+  });
+
+  it("a new request during shutdown is 503 server_closing", async () => {
+    srv = await startHarnessServer({ graph: slowGraph(300), database: join(dir, "closing.db") });
+    const pending = post(`${srv.url}/chat/f/messages`, { role: "user", content: "slow" });
+    await delay(100);
+    const closed = srv.close();
+    const late = await post(`${srv.url}/chat/g/messages`, { role: "user", content: "late" }).catch((e: unknown) => e);
+    srv = undefined;
+    // The listener may already be closed (connection refused) or answer 503: never a turn.
+    if (late instanceof Response) {
+      expect(late.status).to.equal(503);
+      expect(((await late.json()) as Json).error.category).to.equal("server_closing");
+    } else expect(late).to.be.instanceOf(Error);
+    expect((await pending).status).to.equal(200);
+    await closed;
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * The web chat page in a real headless browser: Debian's `chromium` driven by `playwright-core`
+ * against the HTTP harness on 127.0.0.1 (a chat graph over the scripted provider, sessions in
+ * SQLite). A message is sent from the page, its reply arrives as streamed deltas and is rendered, a
+ * turn that needs approval shows Approve / Reject, and clicking Approve resumes the suspended turn
+ * from the page; a reload shows the saved history.
+ *
+ * The browser: `$OA_CHROMIUM` (or `$CHROMIUM_PATH`), else the standard paths. When none is found
+ * the test is skipped — except under `CI=true`, where it fails (`.ci/run` installs `chromium`).
+ */
+import { expect } from "chai";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { providerChatGraph } from "../../src/harness/chat/index.ts";
+import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
+import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/snap/bin/chromium"];
+
+/** The browser executable, or `undefined` when none is installed. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const v of [env["OA_CHROMIUM"], env["CHROMIUM_PATH"]]) if (v !== undefined && v !== "") return v;
+  return CANDIDATES.find((p) => existsSync(p));
+}
+
+const dir = join("/tmp", "h-harness16", `web-page-${process.pid}`);
+const words = (text: string) => text.split(/(?<= )/).map((w) => ({ type: "text" as const, content: w }));
+
+describe("harness: the web chat page in headless Chromium (playwright-core)", function () {
+  this.timeout(90_000);
+  let browser: Browser | undefined;
+  let srv: HarnessServer | undefined;
+  let page: Page;
+
+  before(async function () {
+    const executablePath = findChromium();
+    if (executablePath === undefined) {
+      const why = `no Chromium found (set OA_CHROMIUM, or install Debian's chromium; looked in ${CANDIDATES.join(", ")})`;
+      if (process.env["CI"] === "true") throw new Error(`${why} — .ci/run installs it; under CI=true the browser test must run`);
+      this.skip();
+    }
+    mkdirSync(dir, { recursive: true });
+    const provider = new ScriptedProvider({
+      script: {
+        mode: "when_only",
+        responses: [
+          { type: "stream", chunks: words("Hello from the streamed reply."), when: { prompt_contains: "hello" } },
+          { type: "stream", chunks: words("Deleted, as approved."), when: { prompt_contains: "delete" } },
+        ],
+      },
+    });
+    srv = await startHarnessServer({ graph: providerChatGraph(provider, { approveWhen: (t) => t.startsWith("delete") }), database: join(dir, "web.db") });
+    browser = await chromium.launch({ executablePath, headless: true, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+    page = await browser.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sends a message from the page and renders the streamed reply", async () => {
+    // Count the delta events the page receives for the reply (the stream, not one final blob).
+    await page.goto(`${srv!.url}/`);
+    await page.waitForFunction("new URLSearchParams(location.search).get('session') !== null");
+    const streamed = page.waitForResponse((r) => r.url().endsWith("/messages") && r.request().method() === "POST");
+    await page.fill("#text", "hello there");
+    await page.click("#send-button");
+    const body = await (await streamed).text();
+    expect(body.match(/^event: delta$/gm)).to.have.length(5);
+    expect(body).to.match(/event: completed\n/);
+    await page.waitForSelector(".msg.assistant >> text=Hello from the streamed reply.");
+    const log = await page.$$eval(".msg", (els) => els.map((e) => `${e.getAttribute("data-role")}: ${e.textContent}`));
+    expect(log).to.deep.equal(["user: hello there", "assistant: Hello from the streamed reply."]);
+  });
+
+  it("a turn needing approval shows Approve / Reject; Approve resumes it from the page", async () => {
+    await page.fill("#text", "delete the report");
+    await page.click("#send-button");
+    await page.waitForSelector('button[data-decision="approve"]');
+    expect(await page.$$eval(".msg", (els) => els.map((e) => e.textContent))).to.deep.equal([
+      "hello there",
+      "Hello from the streamed reply.",
+      "delete the report",
+      'Approve "delete the report"? (approve / reject)',
+    ]);
+    const resumed = page.waitForResponse((r) => r.url().endsWith("/chat/signals"));
+    await page.click('button[data-decision="approve"]');
+    expect((await resumed).status()).to.equal(200);
+    await page.waitForSelector(".msg.assistant >> text=Deleted, as approved.");
+    expect(await page.$$('button[data-decision="approve"]')).to.have.length(0);
+  });
+
+  it("a reload shows the saved conversation (GET /chat/<session>/messages)", async () => {
+    await page.reload();
+    await page.waitForFunction("document.querySelectorAll('.msg').length === 5");
+    expect(await page.$$eval(".msg", (els) => els.map((e) => e.textContent))).to.deep.equal([
+      "hello there",
+      "Hello from the streamed reply.",
+      "delete the report",
+      'Approve "delete the report"? (approve / reject)',
+      "Deleted, as approved.",
+    ]);
+  });
+});
