@@ -9,7 +9,7 @@
  */
 export { TurnHarness, type HarnessOptions, type TurnInvokeOptions, type InvokeCall, type TurnResult, type CompletedTurn, type ErroredTurn, type SuspendedTurn } from "./turn-harness.ts";
 export { classifyTransmission, type Transmission, type DispatchPath, type DispatchIntent, type HarnessMode } from "./transmission.ts";
-export { InMemorySignalCoordinator, type SignalCoordinator, type SignalSubscription, type ArrivingSignal } from "./signal-coordinator.ts";
+export { InMemorySignalCoordinator, PausedRecordSignalCoordinator, type PausedRecordView, type SignalCoordinator, type SignalSubscription, type ArrivingSignal } from "./signal-coordinator.ts";
 export type { OutboundResponse, CompletionResponse, ErrorResponse, SuspendedAcknowledgment } from "./outbound.ts";
 export {
   HarnessError,

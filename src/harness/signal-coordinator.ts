@@ -60,3 +60,42 @@ export class InMemorySignalCoordinator implements SignalCoordinator {
     return [...this.#byInvocation.values()];
   }
 }
+
+/** What {@link PausedRecordSignalCoordinator} reads of a paused-invocation record. */
+export interface PausedRecordView {
+  readonly status: string;
+  readonly descriptor: SignalDescriptor;
+  readonly sessionId?: string;
+}
+
+/**
+ * In-process subscriptions that fall back, for a signal naming its invocation id, to the paused
+ * record itself (`load`, e.g. `withSuspension(...).load`): a paused turn stays resumable after the
+ * process restarts, when the in-memory map is gone but the record (in SQLite, Postgres) is not. Only
+ * a record still `suspended` correlates; a signal id alone needs the live subscription.
+ */
+export class PausedRecordSignalCoordinator implements SignalCoordinator {
+  /** The live subscriptions. */
+  readonly live = new InMemorySignalCoordinator();
+  readonly #load: (invocationId: string) => Promise<PausedRecordView | undefined>;
+
+  constructor(load: (invocationId: string) => Promise<PausedRecordView | undefined>) {
+    this.#load = load;
+  }
+
+  subscribe(subscription: SignalSubscription): void {
+    this.live.subscribe(subscription);
+  }
+
+  async correlate(signal: ArrivingSignal): Promise<SignalSubscription | undefined> {
+    const live = this.live.correlate(signal);
+    if (live !== undefined || signal.invocationId === undefined) return live;
+    const invocationId = signal.invocationId;
+    const r = await this.#load(invocationId);
+    return r === undefined || r.status !== "suspended" ? undefined : { invocationId, descriptor: r.descriptor, ...(r.sessionId !== undefined ? { sessionId: r.sessionId } : {}) };
+  }
+
+  release(invocationId: string): void {
+    this.live.release(invocationId);
+  }
+}

@@ -21,11 +21,16 @@ const dir = join("/tmp", "h-harness16", `http-runtime-${process.pid}`);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
+/** Resolves when a slow turn's node has started (the server holds the turn in flight). */
+let started: () => void = () => {};
+const turnStarted = () => new Promise<void>((resolve) => (started = resolve));
+
 /** A chat graph whose reply waits `ms` (abortably) first. */
 function slowGraph(ms: number) {
   const State = defineState({ messages: messagesField() });
   return new GraphBuilder(State)
     .addNode("reply", async (s, ctx) => {
+      started();
       await delay(ms, undefined, { signal: ctx.signal });
       return { messages: [{ role: "assistant", content: `slow reply ${s.messages.length}` } satisfies ChatMessage] };
     })
@@ -66,6 +71,27 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
     expect(((await (await fetch(`${srv.url}/chat/nobody/messages`)).json()) as Json).messages).to.deep.equal([]);
   });
 
+  it("a turn paused when the server stops is resumed after a restart on the same SQLite file (by invocation id)", async () => {
+    const database = join(dir, "paused.db");
+    const graph = () => providerChatGraph(echo(), { approveWhen: (t) => t.startsWith("one") });
+    srv = await startHarnessServer({ graph: graph(), database });
+    const paused = (await (await post(`${srv.url}/chat/p/messages`, { role: "user", content: "one item" })).json()) as Json;
+    expect(paused.outcome).to.equal("suspended");
+    await srv.close();
+    srv = await startHarnessServer({ graph: graph(), database });
+    // The new process has no live subscription: a signal id alone does not correlate ...
+    const bySignalId = await post(`${srv.url}/chat/signals`, { signal_id: paused.signal_descriptor.signalId, payload: { decision: "approve" } });
+    expect(((await bySignalId.json()) as Json).error_category).to.equal("harness_signal_correlation_failed");
+    // ... the invocation id finds the paused record and resumes it, once.
+    const resumed = (await (await post(`${srv.url}/chat/signals`, { invocation_id: paused.invocation_id, payload: { decision: "approve" } })).json()) as Json;
+    expect(resumed).to.deep.include({ outcome: "completed", session_id: "p", invocation_id: paused.invocation_id });
+    expect(resumed.replies).to.deep.equal([{ role: "assistant", content: "re: one" }]);
+    const again = (await (await post(`${srv.url}/chat/signals`, { invocation_id: paused.invocation_id, payload: { decision: "approve" } })).json()) as Json;
+    expect(again.error_category).to.equal("harness_signal_correlation_failed");
+    const history = (await (await fetch(`${srv.url}/chat/p/messages`)).json()) as Json;
+    expect(history.messages.map((m: ChatMessage) => m.content)).to.deep.equal(["one item", 'Approve "one item"? (approve / reject)', "re: one"]);
+  });
+
   it("takes any SessionStore instead (no SQLite file is opened)", async () => {
     const database = join(dir, "unused.db");
     const store = new InMemorySessionStore();
@@ -99,8 +125,9 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
   it("close() lets a turn in flight finish: its reply is sent and its session saved in SQLite", async () => {
     const database = join(dir, "finish.db");
     srv = await startHarnessServer({ graph: slowGraph(300), database });
+    const inFlight = turnStarted();
     const pending = post(`${srv.url}/chat/d/messages`, { role: "user", content: "slow" });
-    await delay(100);
+    await inFlight;
     const closed = srv.close();
     srv = undefined;
     const r = await pending;
@@ -118,8 +145,9 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
     expect((await post(`${srv.url}/chat/e/messages`, { role: "user", content: "first" })).status).to.equal(200);
     await srv.close();
     srv = await startHarnessServer({ graph: slowGraph(20_000), database });
+    const inFlight = turnStarted();
     const pending = post(`${srv.url}/chat/e/messages`, { role: "user", content: "never answered" });
-    await delay(100);
+    await inFlight;
     const started = Date.now();
     await srv.close({ timeoutMs: 200 });
     srv = undefined;
@@ -135,8 +163,9 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
 
   it("a new request during shutdown is 503 server_closing", async () => {
     srv = await startHarnessServer({ graph: slowGraph(300), database: join(dir, "closing.db") });
+    const inFlight = turnStarted();
     const pending = post(`${srv.url}/chat/f/messages`, { role: "user", content: "slow" });
-    await delay(100);
+    await inFlight;
     const closed = srv.close();
     const late = await post(`${srv.url}/chat/g/messages`, { role: "user", content: "late" }).catch((e: unknown) => e);
     srv = undefined;

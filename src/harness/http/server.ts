@@ -14,7 +14,8 @@
  *
  * Sessions: pass a ready `chat` harness, or a chat `graph` and the server builds the harness with
  * its sessions and paused turns in SQLite (`database`, default `openarmature-chat.db`; `sessions`
- * takes any `SessionStore` instead).
+ * takes any `SessionStore` instead) — and a signal naming a paused invocation resumes it after a
+ * restart too (`PausedRecordSignalCoordinator`).
  *
  * Status codes: a completed turn 200, a suspended one 202; an errored turn carries its §7 bucket —
  * `user_correctable` 422, `retryable_transient` 503 (with `Retry-After`), `session_terminating`
@@ -39,6 +40,7 @@ import { SqliteSessionStore } from "../../sessions/sqlite.ts";
 import { withSessions, type SessionStore } from "../../sessions/index.ts";
 import { ChatHarness, type ChatTurnOutcome } from "../chat/chat-harness.ts";
 import { historyOf } from "../chat/history.ts";
+import { PausedRecordSignalCoordinator } from "../signal-coordinator.ts";
 import { streamReplyTo } from "../chat/provider-graph.ts";
 import type { TurnHarness, TurnInvokeOptions, TurnResult } from "../turn-harness.ts";
 import type { DispatchIntent } from "../transmission.ts";
@@ -179,7 +181,10 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
     if (options.sessions === undefined) owned.push(store as SqliteSessionStore);
     const paused = options.checkpointer ?? new SqliteCheckpointer(database, { table: "openarmature_paused" });
     if (options.checkpointer === undefined) owned.push(paused as SqliteCheckpointer);
-    chat = new ChatHarness({ graph: withSessions(options.graph, { store, projection: "full" }), checkpointer: paused });
+    // Paused turns stay resumable by invocation id across a restart: correlation falls back to the record.
+    const coordinator = new PausedRecordSignalCoordinator((id) => built.harness.suspendable.load(id));
+    const built: ChatHarness = new ChatHarness({ graph: withSessions(options.graph, { store, projection: "full" }), checkpointer: paused, coordinator });
+    chat = built;
   }
   const page = options.page ?? chat !== undefined;
 
