@@ -6,13 +6,14 @@
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chooseProvider } from "../../src/cli/chat.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
-const dir = join("/tmp", "h-harness16", `cli-chat-${process.pid}`);
+const dir = tempDir("oa-cli-chat-");
 
 interface Run {
   code: number | null;
@@ -37,7 +38,6 @@ export function runChat(bin: string, args: string[], input: string, cwd = PROJEC
 
 describe("cli: openarmature chat (piped stdin, no API key)", function () {
   this.timeout(60_000);
-  before(() => mkdirSync(dir, { recursive: true }));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("answers each line through the scripted provider's offline demo, streaming the reply", async () => {

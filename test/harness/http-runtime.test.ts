@@ -6,7 +6,7 @@
  * aborted with nothing of them saved.
  */
 import { expect } from "chai";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { defineState, END, GraphBuilder } from "../../src/graph/index.ts";
@@ -16,8 +16,9 @@ import { SqliteSessionStore } from "../../src/sessions/sqlite.ts";
 import { messagesField, providerChatGraph, type ChatMessage } from "../../src/harness/chat/index.ts";
 import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
 import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
-const dir = join("/tmp", "h-harness16", `http-runtime-${process.pid}`);
+const dir = tempDir("oa-http-runtime-");
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
@@ -51,7 +52,6 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming, shutdown)", function () {
   this.timeout(30_000);
   let srv: HarnessServer | undefined;
-  before(() => mkdirSync(dir, { recursive: true }));
   afterEach(async () => {
     await srv?.close();
     srv = undefined;

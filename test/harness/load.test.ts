@@ -6,17 +6,18 @@
  * measures the latency.
  */
 import { expect } from "chai";
-import { mkdirSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { providerChatGraph, type ChatMessage } from "../../src/harness/chat/index.ts";
 import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
 import { SqliteSessionStore } from "../../src/sessions/sqlite.ts";
 import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
 import { loadScript, runChatLoad, tag } from "../../bench/lib/chat-load.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const SESSIONS = 50;
 const TURNS = 20;
-const dir = join("/tmp", "h-harness16", `load-${process.pid}`);
+const dir = tempDir("oa-load-");
 
 describe("harness: load — 50 concurrent sessions × 20 turns over HTTP (SQLite sessions, scripted provider)", function () {
   this.timeout(240_000);
@@ -24,7 +25,6 @@ describe("harness: load — 50 concurrent sessions × 20 turns over HTTP (SQLite
   let provider: ScriptedProvider;
   const database = join(dir, "load.db");
   before(async () => {
-    mkdirSync(dir, { recursive: true });
     provider = new ScriptedProvider({ script: { mode: "when_only", responses: loadScript(SESSIONS, TURNS) } });
     srv = await startHarnessServer({ graph: providerChatGraph(provider), database });
   });

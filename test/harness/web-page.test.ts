@@ -9,12 +9,13 @@
  * the test is skipped — except under `CI=true`, where it fails (`.ci/run` installs `chromium`).
  */
 import { expect } from "chai";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { providerChatGraph } from "../../src/harness/chat/index.ts";
 import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
 import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/snap/bin/chromium"];
 
@@ -24,7 +25,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
   return CANDIDATES.find((p) => existsSync(p));
 }
 
-const dir = join("/tmp", "h-harness16", `web-page-${process.pid}`);
+const dir = tempDir("oa-web-page-");
 const words = (text: string) => text.split(/(?<= )/).map((w) => ({ type: "text" as const, content: w }));
 
 describe("harness: the web chat page in headless Chromium (playwright-core)", function () {
@@ -40,7 +41,6 @@ describe("harness: the web chat page in headless Chromium (playwright-core)", fu
       if (process.env["CI"] === "true") throw new Error(`${why} — .ci/run installs it; under CI=true the browser test must run`);
       this.skip();
     }
-    mkdirSync(dir, { recursive: true });
     const provider = new ScriptedProvider({
       script: {
         mode: "when_only",
