@@ -6,7 +6,7 @@
  */
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chooseProvider } from "../../src/cli/chat.ts";
@@ -85,6 +85,33 @@ describe("cli: openarmature chat (piped stdin, no API key)", function () {
     const r = await runChat("bin/openarmature.mjs", ["--provider", "nope"], "");
     expect(r.code).to.equal(2);
     expect(r.stderr).to.include("unknown provider 'nope'");
+  });
+
+  it("openarmature serve: the page and a chat turn over HTTP, sessions in the SQLite file; SIGTERM shuts it down gracefully", async () => {
+    const database = join(dir, "serve.db");
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENARMATURE_TEST_SCRIPT"]) delete env[k];
+    const child = spawn(process.execPath, ["bin/openarmature.mjs", "serve", "--port", "0", "--database", database], { cwd: PROJECT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on("data", (d: Buffer) => {
+        stdout += d.toString();
+        const m = /openarmature serve: (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout);
+        if (m) resolve(m[1]!);
+      });
+      child.on("close", () => reject(new Error(`serve exited early: ${stderr}`)));
+    });
+    expect(stdout).to.include(`sessions in ${database}`);
+    expect(await (await fetch(`${url}/`)).text()).to.include("<title>openarmature chat</title>");
+    const turn = (await (await fetch(`${url}/chat/w/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ role: "user", content: "over http" }) })).json()) as { replies: unknown[] };
+    expect(turn.replies).to.deep.equal([{ role: "assistant", content: "You said: over http" }]);
+    child.kill("SIGTERM");
+    expect(await exited).to.equal(0, stderr);
+    expect(stdout).to.include("shutting down");
+    expect(existsSync(database)).to.equal(true);
   });
 
   it("a provider key in the environment selects that provider (no call is made to choose it)", () => {
