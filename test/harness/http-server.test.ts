@@ -9,9 +9,10 @@ import { startHarnessServer, type HarnessServer } from "../../src/harness/http/s
 const Chat = defineState({ messages: messagesField(), approved: field.bool().default(false) });
 const Counter = defineState({ count: field.int().default(0) });
 
-function chatGraph(delayMs = 0) {
+function chatGraph(delayMs = 0, onStart: () => void = () => {}) {
   return new GraphBuilder(Chat)
     .addNode("route", async (s) => {
+      onStart();
       if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       const last = s.messages[s.messages.length - 1] as { content: unknown };
       return last.content === "approve?" ? { messages: [{ role: "assistant", content: "Waiting for approval." }] } : { messages: [{ role: "assistant", content: `echo ${String(last.content)}` }] };
@@ -98,9 +99,11 @@ describe("harness: HTTP runtime (node:http, 127.0.0.1)", () => {
   it("close() lets a turn in flight finish before the server stops", async () => {
     await srv.close();
     const store = new InMemorySessionStore();
-    srv = await startHarnessServer({ chat: new ChatHarness({ graph: withSessions(chatGraph(150), { store, projection: "full" }) }) });
+    let started!: () => void;
+    const inFlight = new Promise<void>((r) => (started = r));
+    srv = await startHarnessServer({ chat: new ChatHarness({ graph: withSessions(chatGraph(150, () => started()), { store, projection: "full" }) }) });
     const pending = post("/chat/c3/messages", { role: "user", content: "slow" });
-    await new Promise((r) => setTimeout(r, 40));
+    await inFlight; // the turn is running (a fixed sleep could let close() win the race on a loaded machine)
     await srv.close();
     const r = await pending;
     expect(r.status).to.equal(200);
