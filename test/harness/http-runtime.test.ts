@@ -13,7 +13,8 @@ import { defineState, END, GraphBuilder } from "../../src/graph/index.ts";
 import { InMemoryCheckpointer } from "../../src/checkpoint/index.ts";
 import { InMemorySessionStore } from "../../src/sessions/index.ts";
 import { SqliteSessionStore } from "../../src/sessions/sqlite.ts";
-import { messagesField, providerChatGraph, type ChatMessage } from "../../src/harness/chat/index.ts";
+import { INTERRUPTED_KIND, messagesField, providerChatGraph, type ChatMessage } from "../../src/harness/chat/index.ts";
+import type { Provider } from "../../src/llm/index.ts";
 import { startHarnessServer, type HarnessServer } from "../../src/harness/http/server.ts";
 import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
 import { tempDir } from "../support/temp-dir.ts";
@@ -139,7 +140,7 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
     store.close();
   });
 
-  it("close({ timeoutMs }) aborts a turn still running at the deadline: 503 turn_interrupted, the session as before the turn", async () => {
+  it("close({ timeoutMs }) aborts a turn that does not checkpoint (a plain graph) after the grace: 503 turn_interrupted, the session as before the turn", async () => {
     const database = join(dir, "abort.db");
     srv = await startHarnessServer({ graph: slowGraph(50), database });
     expect((await post(`${srv.url}/chat/e/messages`, { role: "user", content: "first" })).status).to.equal(200);
@@ -149,7 +150,7 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
     const pending = post(`${srv.url}/chat/e/messages`, { role: "user", content: "never answered" });
     await inFlight;
     const started = Date.now();
-    await srv.close({ timeoutMs: 200 });
+    await srv.close({ timeoutMs: 200, checkpointGraceMs: 200 });
     srv = undefined;
     expect(Date.now() - started).to.be.below(10_000); // it did not wait for the 20 s turn
     const r = await pending;
@@ -159,6 +160,44 @@ describe("harness: HTTP runtime from a chat graph (SQLite by default, streaming,
     const store = new SqliteSessionStore(database);
     expect(((await store.load("e"))?.state["messages"] as ChatMessage[]).map((m) => m.content)).to.deep.equal(["first", "slow reply 1"]);
     store.close();
+  });
+
+  it("close({ timeoutMs }) checkpoints a providerChatGraph turn still waiting for its model: 202 interrupted, resumed after a restart", async () => {
+    const database = join(dir, "checkpoint.db");
+    /** The model of the first server: its call starts, then waits (abortably) 20 s. */
+    const stalled = (inner: Provider): Provider => ({
+      name: inner.name,
+      api: inner.api,
+      model: inner.model,
+      ready: () => inner.ready(),
+      async complete(messages, options) {
+        started();
+        await delay(20_000, undefined, { signal: options?.signal });
+        return inner.complete(messages, options);
+      },
+      stream: (messages, options) => inner.stream(messages, options),
+    });
+    srv = await startHarnessServer({ graph: providerChatGraph(stalled(echo())), database });
+    const inFlight = turnStarted();
+    const pending = post(`${srv.url}/chat/k/messages`, { role: "user", content: "one more" });
+    await inFlight;
+    const began = Date.now();
+    await srv.close({ timeoutMs: 100 });
+    srv = undefined;
+    expect(Date.now() - began).to.be.below(10_000);
+    const r = await pending;
+    expect(r.status).to.equal(202);
+    const paused = (await r.json()) as Json;
+    expect(paused).to.deep.include({ outcome: "suspended", session_id: "k", pending_messages: [] });
+    expect(paused.signal_descriptor.metadata).to.deep.equal({ kind: INTERRUPTED_KIND });
+
+    srv = await startHarnessServer({ graph: providerChatGraph(echo()), database });
+    // Saved with the pause (suspension §8.6): the user's message is in the session already.
+    expect(((await (await fetch(`${srv.url}/chat/k/messages`)).json()) as Json).messages.map((m: ChatMessage) => m.content)).to.deep.equal(["one more"]);
+    const resumed = (await (await post(`${srv.url}/chat/signals`, { invocation_id: paused.invocation_id })).json()) as Json;
+    expect(resumed).to.deep.include({ outcome: "completed", invocation_id: paused.invocation_id });
+    expect(resumed.replies).to.deep.equal([{ role: "assistant", content: "re: one" }]);
+    expect(((await (await fetch(`${srv.url}/chat/k/messages`)).json()) as Json).messages.map((m: ChatMessage) => m.content)).to.deep.equal(["one more", "re: one"]);
   });
 
   it("a new request during shutdown is 503 server_closing", async () => {

@@ -32,5 +32,5 @@ export {
   type RedactedThinkingBlock,
 } from "./message.ts";
 export { messagesField, historyOf, MESSAGES_FIELD } from "./history.ts";
-export { providerChatGraph, ProviderChatState, streamReplyTo, assistantReply, type ProviderChatOptions, type ReplySink } from "./provider-graph.ts";
+export { providerChatGraph, ProviderChatState, streamReplyTo, checkpointableTurn, checkpointSignal, INTERRUPTED_KIND, assistantReply, type ProviderChatOptions, type ReplySink } from "./provider-graph.ts";
 export { DEFAULT_ERROR_REPLIES, errorReply, type ErrorReplies } from "./replies.ts";

@@ -9,6 +9,9 @@
  * `complete()` call. The appended message is the same either way (llm-provider §6 *Streaming
  * assembly*).
  *
+ * Checkpointing (see {@link checkpointableTurn}): a turn asked to stop suspends at its reply and
+ * resumes by re-running it.
+ *
  * Approval (harness-chat §8): with `approveWhen`, a user message it matches makes the turn ask
  * first — the graph appends an assistant message ("Approve …?", the §8.1 pending message) and
  * suspends with signal id `approval-<uuid>`; the resume payload `{decision: "approve"}` lets the
@@ -37,6 +40,31 @@ const sinks = new AsyncLocalStorage<ReplySink>();
 /** Run `fn` with `sink` receiving the text deltas of every provider reply made inside it. */
 export function streamReplyTo<T>(sink: ReplySink, fn: () => Promise<T>): Promise<T> {
   return sinks.run(sink, fn);
+}
+
+const checkpoints = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Run `fn` (a turn) so that aborting `checkpoint` checkpoints it instead of failing it: the reply
+ * node stops its model call and suspends (`metadata.kind: "interrupted"`, `markNodeCompleted:
+ * false`), so the engine persists the turn as a paused record — the session saved with it — and a
+ * resume (any payload, by invocation id, after a restart too) re-runs the reply. The HTTP runtime's
+ * `close({ timeoutMs })` uses it for the turns still running at the deadline.
+ */
+export function checkpointableTurn<T>(checkpoint: AbortSignal, fn: () => Promise<T>): Promise<T> {
+  return checkpoints.run(checkpoint, fn);
+}
+
+/** The checkpoint signal of the turn calling this (inside {@link checkpointableTurn}), for graphs of your own. */
+export function checkpointSignal(): AbortSignal | undefined {
+  return checkpoints.getStore();
+}
+
+/** The kind in the descriptor metadata of a turn checkpointed by {@link checkpointableTurn}. */
+export const INTERRUPTED_KIND = "interrupted";
+
+function suspendInterrupted(): never {
+  suspend({ signalId: `resume-${randomUUID()}`, metadata: { kind: INTERRUPTED_KIND } }, { markNodeCompleted: false });
 }
 
 export interface ProviderChatOptions {
@@ -90,16 +118,25 @@ export function providerChatGraph(provider: Provider, options: ProviderChatOptio
       const asked = s.awaiting_approval ? s.messages.slice(0, -1) : s.messages;
       const history: Message[] = [...(options.system !== undefined ? [{ role: "system", content: options.system } as Message] : []), ...(asked as readonly Message[])];
       const sink = sinks.getStore();
+      const checkpoint = checkpointSignal();
+      if (checkpoint?.aborted) suspendInterrupted();
+      const signal = checkpoint !== undefined ? AbortSignal.any([ctx.signal, checkpoint]) : ctx.signal;
       let response: Response | undefined;
-      if (sink === undefined) {
-        response = await provider.complete(history, { signal: ctx.signal });
-      } else {
-        for await (const event of provider.stream(history, { signal: ctx.signal })) {
-          if (event.type === "text_delta") sink(event.delta);
-          else if (event.type === "done") response = event.response;
+      try {
+        if (sink === undefined) {
+          response = await provider.complete(history, { signal });
+        } else {
+          for await (const event of provider.stream(history, { signal })) {
+            if (event.type === "text_delta") sink(event.delta);
+            else if (event.type === "done") response = event.response;
+          }
         }
-        if (response === undefined) throw new Error(`provider '${provider.name}' ended its stream without a response`);
+      } catch (e) {
+        if (checkpoint?.aborted && !ctx.signal.aborted) suspendInterrupted();
+        throw e;
       }
+      if (checkpoint?.aborted && !ctx.signal.aborted) suspendInterrupted();
+      if (response === undefined) throw new Error(`provider '${provider.name}' ended its stream without a response`);
       return { ...reset, messages: [assistantReply(response)] };
     })
     .addEdge("gate", "hold")

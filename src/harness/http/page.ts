@@ -4,7 +4,8 @@
  * (`?session=…`, minted on first load), loads the history (`GET /chat/<session>/messages`),
  * sends each message as `POST /chat/<session>/messages` with `Accept: text/event-stream` and
  * renders the reply as its `delta` events arrive; a suspended turn shows its pending messages and
- * Approve / Reject buttons that resume it (`POST /chat/signals`, streamed the same way).
+ * Approve / Reject buttons that resume it (`POST /chat/signals`, streamed the same way) — or
+ * Continue, for a turn the server checkpointed while shutting down.
  */
 export const CHAT_PAGE = `<!doctype html>
 <html lang="en">
@@ -71,20 +72,22 @@ async function stream(path, body) {
       if (live) live.remove();
       live = null;
       if (event === "completed") show(data.replies);
-      else if (event === "suspended") { show(data.pending_messages); approval(data.invocation_id); }
+      else if (event === "suspended") { show(data.pending_messages); approval(data.invocation_id, (data.signal_descriptor.metadata || {}).kind); }
       else if (event === "errored") bubble("system", textOf(data.reply));
     }
   }
   status.textContent = "";
 }
-function approval(invocationId) {
+function approval(invocationId, kind) {
   const box = document.createElement("div");
   box.className = "approval";
-  for (const decision of ["approve", "reject"]) {
+  // A turn the server checkpointed while shutting down ("interrupted") just continues.
+  const choices = kind === "interrupted" ? [["continue", "Continue", {}]] : [["approve", "Approve", { decision: "approve" }], ["reject", "Reject", { decision: "reject" }]];
+  for (const [decision, label, payload] of choices) {
     const b = document.createElement("button");
-    b.textContent = decision === "approve" ? "Approve" : "Reject";
+    b.textContent = label;
     b.dataset.decision = decision;
-    b.onclick = async () => { box.remove(); await stream("chat/signals", { invocation_id: invocationId, payload: { decision } }); };
+    b.onclick = async () => { box.remove(); await stream("chat/signals", { invocation_id: invocationId, payload }); };
     box.appendChild(b);
   }
   log.appendChild(box);

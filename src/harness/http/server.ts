@@ -26,10 +26,13 @@
  *
  * `close()` stops accepting (503 `server_closing`), ends the event streams and lets every turn in
  * flight finish — its outcome persisted by the engine (session saved, paused record written). With
- * `close({ timeoutMs })` a turn still running at the deadline is aborted through its `AbortSignal`:
- * its session keeps the history from before the turn (nothing of it is saved) and its client gets
- * `503 turn_interrupted` (retryable: resend the message). Then the SQLite stores the server opened
- * are closed.
+ * `close({ timeoutMs })` a turn still running at the deadline is checkpointed: a checkpointable
+ * graph (`providerChatGraph`, see `checkpointableTurn`) suspends it — its client gets the `suspended`
+ * answer (descriptor `metadata.kind: "interrupted"`) and resumes it with `POST /chat/signals
+ * {invocation_id}`, after a restart too. A turn still running `checkpointGraceMs` later (a graph
+ * that does not cooperate) is aborted through its `AbortSignal`: its session keeps the history from
+ * before the turn (nothing of it is saved) and its client gets `503 turn_interrupted` (resend the
+ * message). Then the SQLite stores the server opened are closed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -41,7 +44,7 @@ import { withSessions, type SessionStore } from "../../sessions/index.ts";
 import { ChatHarness, type ChatTurnOutcome } from "../chat/chat-harness.ts";
 import { historyOf } from "../chat/history.ts";
 import { PausedRecordSignalCoordinator } from "../signal-coordinator.ts";
-import { streamReplyTo } from "../chat/provider-graph.ts";
+import { checkpointableTurn, streamReplyTo } from "../chat/provider-graph.ts";
 import type { TurnHarness, TurnInvokeOptions, TurnResult } from "../turn-harness.ts";
 import type { DispatchIntent } from "../transmission.ts";
 import { CHAT_PAGE } from "./page.ts";
@@ -76,8 +79,14 @@ export interface HarnessServerOptions {
 }
 
 export interface CloseOptions {
-  /** Abort the turns still running after this many ms (default: wait for them however long). */
+  /**
+   * Checkpoint the turns still running after this many ms (default: wait for them however long):
+   * a checkpointable turn (`providerChatGraph`) suspends as a paused record, resumable later; one
+   * still running `checkpointGraceMs` after that is aborted.
+   */
   readonly timeoutMs?: number;
+  /** How long checkpointing turns get before the rest are aborted. Default 2000 ms. */
+  readonly checkpointGraceMs?: number;
 }
 
 export interface HarnessServer {
@@ -171,6 +180,7 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
   const inFlight = new Set<Promise<unknown>>();
   const streams = new Set<ServerResponse>();
   const aborts = new Set<AbortController>();
+  const checkpoints = new Set<AbortController>();
   const owned: { close(): void }[] = [];
   let closing = false;
 
@@ -205,18 +215,22 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
   /** Run one turn with the server's abort signal; a streamed request gets the reply's deltas first. */
   const turn = async <T>(req: IncomingMessage, res: ServerResponse, run: (o: TurnInvokeOptions) => Promise<T>): Promise<T | typeof INTERRUPTED> => {
     const abort = new AbortController();
+    const checkpoint = new AbortController();
     aborts.add(abort);
+    checkpoints.add(checkpoint);
     try {
       const o: TurnInvokeOptions = { ...options.turnOptions, signal: abort.signal };
+      const body = (): Promise<T> => checkpointableTurn(checkpoint.signal, () => run(o));
       const result = wantsStream(req)
         ? await streamReplyTo((text) => {
             if (!res.headersSent) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
             res.write(sseEvent("delta", { text }));
-          }, () => run(o))
-        : await run(o);
+          }, body)
+        : await body();
       return abort.signal.aborted ? INTERRUPTED : result;
     } finally {
       aborts.delete(abort);
+      checkpoints.delete(checkpoint);
     }
   };
   const answerTurn = (req: IncomingMessage, res: ServerResponse, r: ChatTurnOutcome | TurnResult | typeof INTERRUPTED, json: Record<string, unknown>): void => {
@@ -325,11 +339,15 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of streams) s.end();
       const all = Promise.allSettled([...inFlight]);
-      if (closeOptions.timeoutMs !== undefined) {
+      const within = async (ms: number): Promise<void> => {
         let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, closeOptions.timeoutMs)));
-        await Promise.race([all, deadline]);
+        await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
         clearTimeout(timer);
+      };
+      if (closeOptions.timeoutMs !== undefined) {
+        await within(closeOptions.timeoutMs);
+        for (const c of checkpoints) c.abort(new Error("the server is shutting down: checkpoint the turn"));
+        if (checkpoints.size > 0) await within(closeOptions.checkpointGraceMs ?? 2000);
         for (const a of aborts) a.abort(new Error("the server is shutting down"));
       }
       await all;
