@@ -341,21 +341,21 @@ const PROVIDER_METADATA: Readonly<Record<string, string>> = {
   "openarmature.rerank.top_k": "openarmature_top_k",
   "openarmature.rerank.result_count": "openarmature_result_count",
   "openarmature.tool.name": "openarmature_tool_name",
-  "openarmature.tool.call_id": "openarmature_tool_call_id",
+  "openarmature.tool.call.id": "openarmature_tool_call_id",
 };
 
 /** The payload attributes of each type: the observation's input / output when the payload flag is off. */
 const PROVIDER_PAYLOAD: Readonly<Record<string, { input?: string; output?: string }>> = {
   embedding: { input: "openarmature.embedding.input.strings" },
   retriever: { input: "openarmature.rerank.query", output: "openarmature.rerank.results" },
-  tool: { input: "openarmature.tool.arguments", output: "openarmature.tool.result" },
+  tool: { input: "openarmature.tool.call.arguments", output: "openarmature.tool.call.result" },
 };
 
 /**
  * An Embedding / Retriever / Tool observation (§8.4.5–§8.4.7): model and usageDetails (only the
  * figures reported), identity metadata, payload only with this observer's flag off; a failure at
- * ERROR with the category, its error_type always and its error_message only with the payload on
- * (the exception the span recorded).
+ * ERROR with the category and the recorded exception's error_type / error_message in metadata
+ * whatever the payload flag (§8.4.5; fixture 137 asserts both under the default privacy posture).
  */
 function renderProviderCall(s: ReadableSpan, type: LangfuseObservationType, children: LangfuseObservation[], options: RenderOptions): LangfuseObservation {
   const a = s.attributes;
@@ -367,7 +367,7 @@ function renderProviderCall(s: ReadableSpan, type: LangfuseObservationType, chil
   const exception = s.events.find((e) => e.name === "exception")?.attributes;
   if (base.level === "ERROR" && exception) {
     if (exception["exception.type"] !== undefined) metadata["error_type"] = exception["exception.type"];
-    if (payload && exception["exception.message"] !== undefined) metadata["error_message"] = exception["exception.message"];
+    if (exception["exception.message"] !== undefined) metadata["error_message"] = exception["exception.message"];
   }
   const usageDetails: Record<string, number> = {};
   if (typeof a["gen_ai.usage.input_tokens"] === "number") usageDetails["input"] = a["gen_ai.usage.input_tokens"];

@@ -16,6 +16,8 @@ import {
   type LangfuseDiagnostic,
   type LangfuseObserverOptions,
 } from "../../src/observability/langfuse.ts";
+import { TOOL_SPAN_NAME, toolSpanAttributes } from "../../src/observability/tool-spans.ts";
+import type { ToolCallEvent } from "../../src/llm/tool-events.ts";
 import { decodeLangfuseSpans, isLangfuseObservationSpan, isPayloadBearing } from "../../harness/observability/langfuse.ts";
 
 const S = defineState({ v: field.int().default(0), secret: field.string().default("") });
@@ -221,7 +223,7 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect([failed.level, failed.statusMessage, failed.metadata["token_budget_exceeded"]]).to.deep.equal(["ERROR", "structured_output_invalid", true]);
   });
 
-  it("embedding / rerank / tool spans render their dedicated types; a failure keeps error_type, its message only with payload on (§8.4.5–§8.4.7)", () => {
+  it("embedding / rerank / tool spans render their dedicated types; a failure keeps error_type and error_message whatever the payload flag (§8.4.5–§8.4.7)", () => {
     const exporter = new InMemorySpanExporter();
     const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
     const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-3", "openarmature.graph.entry_node": "n" } });
@@ -238,7 +240,18 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect([e!.type, e!.model, e!.input, e!.usageDetails, e!.metadata["openarmature_input_count"]]).to.deep.equal(["embedding", "e-v2", ["a", "b"], {}, 2]);
     expect([r!.type, r!.level, r!.statusMessage, r!.metadata["error_type"], r!.metadata["error_message"], r!.output]).to.deep.equal(["retriever", "ERROR", "provider_unavailable", "ProviderUnavailableError", "upstream said no", undefined]);
     const [e2, r2] = render(true);
-    expect([e2!.input, r2!.metadata["error_type"], r2!.metadata["error_message"]]).to.deep.equal([undefined, "ProviderUnavailableError", undefined]);
+    expect([e2!.input, r2!.metadata["error_type"], r2!.metadata["error_message"]]).to.deep.equal([undefined, "ProviderUnavailableError", "upstream said no"]);
+  });
+
+  it("a tool span renders its call id and, with the payload on, its arguments / result from the §5.5.11 attribute names", () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+    const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-4", "openarmature.graph.entry_node": "n" } });
+    const event = { kind: "tool_call", toolName: "get_weather", toolCallId: "call_1", arguments: { city: "Paris" }, result: { c: 20 } } as unknown as ToolCallEvent;
+    tracer.startSpan(TOOL_SPAN_NAME, { attributes: toolSpanAttributes(event, { disableProviderPayload: false }) }, trace.setSpan(ROOT_CONTEXT, root)).end();
+    root.end();
+    const [t] = renderInvocation({ invocationId: "run-4", main: exporter.getFinishedSpans(), detached: new Map() }, {}, { disableProviderPayload: false })[0]!.observations;
+    expect([t!.type, t!.metadata["openarmature_tool_name"], t!.metadata["openarmature_tool_call_id"], t!.input, t!.output]).to.deep.equal(["tool", "get_weather", "call_1", { city: "Paris" }, { c: 20 }]);
   });
 });
 
