@@ -12,14 +12,14 @@ import { mainTrace } from "./langfuse.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function withMain(v: CapturedLangfuse, check: (t: RecordedTrace) => string | null): string | null {
+export function withMain(v: CapturedLangfuse, check: (t: RecordedTrace) => string | null): string | null {
   const t = mainTrace(v.traces);
   return t ? check(t) : `no Langfuse trace was recorded (${v.traces.length} detached)`;
 }
 
 const detached = (v: CapturedLangfuse): RecordedTrace[] => v.traces.filter((t) => t.metadata["detached_from_invocation_id"] !== undefined);
 
-function all(obs: readonly RecordedObservation[]): RecordedObservation[] {
+export function all(obs: readonly RecordedObservation[]): RecordedObservation[] {
   return obs.flatMap((o) => [o, ...all(o.children)]);
 }
 
@@ -30,18 +30,22 @@ function attribution(t: RecordedTrace): string | null {
   return missing.length ? `trace.metadata lacks ${missing.join(", ")} (${show(t.metadata)})` : null;
 }
 
+/** The main trace's id is the invocation's UUID id with its dashes stripped (§8.4.1). */
+export function traceIdIsInvocationId(v: CapturedLangfuse): string | null {
+  return withMain(v, (t) => {
+    const id = v.invocations[0]?.invocationId ?? "";
+    if (!UUID.test(id)) return `the invocation id ${show(id)} is not a UUID`;
+    const want = id.replaceAll("-", "").toLowerCase();
+    return t.id === want ? null : `trace.id ${show(t.id)}, expected ${show(want)}`;
+  });
+}
+
 const rows: ClaimRow<CapturedLangfuse>[] = [
   {
     name: "trace_id_equals_invocation_id_dashes_stripped",
     section: "observability 022 / §8.4.1",
     summary: "the Langfuse trace id is the UUID invocation id with its dashes stripped",
-    check: (v) =>
-      withMain(v, (t) => {
-        const id = v.invocations[0]?.invocationId ?? "";
-        if (!UUID.test(id)) return `the invocation id ${show(id)} is not a UUID`;
-        const want = id.replaceAll("-", "").toLowerCase();
-        return t.id === want ? null : `trace.id ${show(t.id)}, expected ${show(want)}`;
-      }),
+    check: traceIdIsInvocationId,
   },
   {
     name: "dispatch_detached_child_trace_id_count",

@@ -130,8 +130,9 @@ export function decodeLangfuseSpans(spans: readonly ReadableSpan[]): RecordedTra
         children: (kids.get(s.spanContext().spanId) ?? []).sort((x, y) => earlier(x.startTime, y.startTime)).map(observe),
       };
       if (a[L.OBSERVATION_STATUS_MESSAGE] !== undefined) o["statusMessage"] = a[L.OBSERVATION_STATUS_MESSAGE];
-      if (a[L.OBSERVATION_INPUT] !== undefined) o["input"] = parsed(a[L.OBSERVATION_INPUT]);
-      if (a[L.OBSERVATION_OUTPUT] !== undefined) o["output"] = parsed(a[L.OBSERVATION_OUTPUT]);
+      // Langfuse's observation record always has input / output: null when the span set none.
+      o["input"] = a[L.OBSERVATION_INPUT] === undefined ? null : parsed(a[L.OBSERVATION_INPUT]);
+      o["output"] = a[L.OBSERVATION_OUTPUT] === undefined ? null : parsed(a[L.OBSERVATION_OUTPUT]);
       if (a[L.OBSERVATION_MODEL] !== undefined) o["model"] = a[L.OBSERVATION_MODEL];
       if (a[L.OBSERVATION_MODEL_PARAMETERS] !== undefined) o["modelParameters"] = parsed(a[L.OBSERVATION_MODEL_PARAMETERS]);
       if (a[L.OBSERVATION_USAGE_DETAILS] !== undefined) o["usageDetails"] = parsed(a[L.OBSERVATION_USAGE_DETAILS]);
