@@ -6,7 +6,7 @@
  * observer); nothing here touches a provider.
  */
 import { createHash } from "node:crypto";
-import type { HrTime } from "@opentelemetry/api";
+import { SpanStatusCode, type HrTime } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
 
@@ -273,7 +273,10 @@ const PROMPT_KEYS = ["name", "version", "label", "template_hash", "rendered_hash
 /** §8.4.3 / §8.4.4: a Generation from the terminal attempt span of one `complete()` call. */
 function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: LangfuseObservation[], options: RenderOptions): LangfuseObservation {
   const a = s.attributes;
-  const base = renderObservation(s, children, new Map());
+  const rendered = renderObservation(s, children, new Map());
+  // A tool failure has no §7 category (§5.5.12): its ERROR span status alone makes it ERROR (§8.4.6).
+  const failedUncategorized = rendered.level !== "ERROR" && s.status.code === SpanStatusCode.ERROR;
+  const base: LangfuseObservation = failedUncategorized ? { ...rendered, level: "ERROR", ...(s.status.message ? { statusMessage: s.status.message } : {}) } : rendered;
   const metadata: Record<string, unknown> = { ...base.metadata };
   const set = (key: string, from: string): void => {
     if (a[from] !== undefined) metadata[key] = a[from];
@@ -359,7 +362,10 @@ const PROVIDER_PAYLOAD: Readonly<Record<string, { input?: string; output?: strin
  */
 function renderProviderCall(s: ReadableSpan, type: LangfuseObservationType, children: LangfuseObservation[], options: RenderOptions): LangfuseObservation {
   const a = s.attributes;
-  const base = renderObservation(s, children, new Map());
+  const rendered = renderObservation(s, children, new Map());
+  // A tool failure has no §7 category (§5.5.12): its ERROR span status alone makes it ERROR (§8.4.6).
+  const failedUncategorized = rendered.level !== "ERROR" && s.status.code === SpanStatusCode.ERROR;
+  const base: LangfuseObservation = failedUncategorized ? { ...rendered, level: "ERROR", ...(s.status.message ? { statusMessage: s.status.message } : {}) } : rendered;
   const metadata: Record<string, unknown> = { ...base.metadata };
   for (const [from, to] of Object.entries(PROVIDER_METADATA)) if (a[from] !== undefined) metadata[to] = a[from];
   if (a["gen_ai.response.id"] !== undefined) metadata["openarmature_response_id"] = a["gen_ai.response.id"];

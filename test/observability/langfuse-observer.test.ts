@@ -16,8 +16,8 @@ import {
   type LangfuseDiagnostic,
   type LangfuseObserverOptions,
 } from "../../src/observability/langfuse.ts";
-import { TOOL_SPAN_NAME, toolSpanAttributes } from "../../src/observability/tool-spans.ts";
-import type { ToolCallEvent } from "../../src/llm/tool-events.ts";
+import { renderToolSpan, TOOL_SPAN_NAME, toolSpanAttributes } from "../../src/observability/tool-spans.ts";
+import type { ToolCallEvent, ToolCallFailedEvent } from "../../src/llm/tool-events.ts";
 import { decodeLangfuseSpans, isLangfuseObservationSpan, isPayloadBearing } from "../../harness/observability/langfuse.ts";
 
 const S = defineState({ v: field.int().default(0), secret: field.string().default("") });
@@ -252,6 +252,18 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     root.end();
     const [t] = renderInvocation({ invocationId: "run-4", main: exporter.getFinishedSpans(), detached: new Map() }, {}, { disableProviderPayload: false })[0]!.observations;
     expect([t!.type, t!.metadata["openarmature_tool_name"], t!.metadata["openarmature_tool_call_id"], t!.input, t!.output]).to.deep.equal(["tool", "get_weather", "call_1", { city: "Paris" }, { c: 20 }]);
+  });
+
+  it("a failed tool span (ERROR status, no §7 category) renders an ERROR Tool observation with error_type / error_message (§8.4.6)", () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer("t");
+    const root = tracer.startSpan("openarmature.invocation", { attributes: { "openarmature.invocation_id": "run-5", "openarmature.graph.entry_node": "n" } });
+    const err = Object.assign(new Error("tool timed out"), { name: "TimeoutError" });
+    const event = { kind: "tool_call_failed", toolName: "get_weather", toolCallId: "call_2", arguments: {}, errorType: "TimeoutError", errorMessage: "tool timed out", error: err, startTime: Date.now(), timestamp: Date.now() } as unknown as ToolCallFailedEvent;
+    renderToolSpan(tracer, event, trace.setSpan(ROOT_CONTEXT, root), {});
+    root.end();
+    const [t] = renderInvocation({ invocationId: "run-5", main: exporter.getFinishedSpans(), detached: new Map() }, {})[0]!.observations;
+    expect([t!.type, t!.level, t!.statusMessage, t!.metadata["error_type"], t!.metadata["error_message"]]).to.deep.equal(["tool", "ERROR", "TimeoutError", "TimeoutError", "tool timed out"]);
   });
 });
 
