@@ -12,6 +12,21 @@ import { capturedLangfuse, isLangfuseObservationSpan, isPayloadBearing, useLangf
 import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
 import { capturedSpans } from "../../harness/observability/spans.ts";
 
+/**
+ * A §8.4.1 caller hook (`trace_input_from_state` / `trace_output_from_state`): `{field: <name>}`
+ * returns that state field's value, `{returns: <value>}` a constant; null falls through to the next
+ * lever of the decision tree. (The seed defers the form to fixture 037, absent from the snapshot;
+ * this is the project's form, documented in docs/vocabulary.md.)
+ */
+const HOOK: JsonSchema = {
+  oneOf: [
+    { type: "object", required: ["field"], properties: { field: { type: "string", minLength: 1 } }, additionalProperties: false },
+    { type: "object", required: ["returns"], properties: { returns: {} }, additionalProperties: false },
+  ],
+};
+
+type Hook = { field: string } | { returns: unknown };
+
 const CONFIG: JsonSchema = {
   type: "object",
   properties: {
@@ -19,6 +34,8 @@ const CONFIG: JsonSchema = {
     disable_provider_payload: { type: "boolean" },
     disable_state_payload: { type: "boolean" },
     payload_byte_cap: { type: "integer", minimum: 1 },
+    trace_input_from_state: HOOK,
+    trace_output_from_state: HOOK,
   },
   additionalProperties: false,
 };
@@ -28,10 +45,20 @@ interface Config {
   disable_provider_payload?: boolean;
   disable_state_payload?: boolean;
   payload_byte_cap?: number;
+  trace_input_from_state?: Hook;
+  trace_output_from_state?: Hook;
+}
+
+/** The hook a {@link HOOK} value describes. */
+function hookOf(h: Hook): (state: unknown) => unknown {
+  if ("field" in h) return (state) => (typeof state === "object" && state !== null ? ((state as Record<string, unknown>)[h.field] ?? null) : null);
+  return () => h.returns;
 }
 
 function configureObserver(value: Config, ctx: ConfigureContext): void {
   const o = useLangfuseCapture(ctx).options;
+  if (value.trace_input_from_state !== undefined) o.traceInputFromState = hookOf(value.trace_input_from_state);
+  if (value.trace_output_from_state !== undefined) o.traceOutputFromState = hookOf(value.trace_output_from_state);
   if (value.disable_provider_payload !== undefined) o.disableProviderPayload = value.disable_provider_payload;
   if (value.disable_state_payload !== undefined) o.disableStatePayload = value.disable_state_payload;
   if (value.payload_byte_cap !== undefined) o.payloadByteCap = value.payload_byte_cap;
@@ -39,7 +66,7 @@ function configureObserver(value: Config, ctx: ConfigureContext): void {
 }
 
 /** `langfuse_observer: {...}` (§5.5): compose the Langfuse observer with these flags (an empty block composes it with defaults). */
-@directive({ name: "langfuse_observer", at: "case", home: "observability", summary: "compose the Langfuse observer (flags)" })
+@directive({ name: "langfuse_observer", at: "case", home: "general", summary: "compose the Langfuse observer (flags)" })
 export class LangfuseObserverDirective {
   readonly schema = CONFIG;
   configure(value: Config, ctx: ConfigureContext): void {
@@ -145,7 +172,7 @@ export class LangfuseTracesDirective {
  * credentials (mode b, the §6.4 fake injected into the construct-from-credentials path) or
  * supplied (mode a, the fake built on the global or an isolated provider).
  */
-@directive({ name: "langfuse_client", at: "case", home: "observability", summary: "construct the Langfuse client (mode, provider, singleton priming, opt-out)" })
+@directive({ name: "langfuse_client", at: "case", home: "general", summary: "construct the Langfuse client (mode, provider, singleton priming, opt-out)" })
 export class LangfuseClientDirective {
   readonly schema: JsonSchema = {
     type: "object",
@@ -186,7 +213,8 @@ function leakAssertion(name: string, summary: string, read: (obs: Observation, c
     }
   };
   Object.defineProperty(cls, "name", { value: name });
-  directive({ name, at: "expected", home: "observability", summary })(cls);
+  // §5.5 defines the Langfuse leak assertions for every directory (home general).
+  directive({ name, at: "expected", home: "general", summary })(cls);
 }
 
 const names = (spans: readonly ReadableSpan[]): string => spans.map((s) => s.name).join(", ");

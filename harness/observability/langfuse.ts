@@ -22,6 +22,7 @@ import type { InvocationHooks } from "../../src/graph/index.ts";
 import { currentSessionId } from "../../src/sessions/context.ts";
 import { useOtelCapture, type OtelCaptureState } from "./capture.ts";
 import { GlobalOtelSlot } from "./global-otel.ts";
+import { ConstructionErrors } from "../graph/construction.ts";
 
 /** A recorded Langfuse observation (the fields the §8 mapping sets). */
 export interface RecordedObservation {
@@ -217,35 +218,56 @@ export class LangfuseCaptureState {
   readonly invocations: CapturedInvocation[] = [];
   /** The case's OTel capture, whose detached-trace settings the Langfuse observer shares. */
   otel: OtelCaptureState | undefined;
+  /** What constructing the observer raised (it is not retried: every later use raises it again). */
+  constructionError: Error | undefined;
   #observer: LangfuseObserver | undefined;
+
+  /** The observer, if it was constructed. */
+  get constructed(): LangfuseObserver | undefined {
+    return this.#observer;
+  }
 
   /** Whether the fake's client ends up bound to the global provider (its observations are recorded there). */
   get boundToGlobal(): boolean {
     return this.client.mode === "supplied" ? this.client.provider === "global" : this.client.preexistingSameKeyClient;
   }
 
-  /** The observer, constructed at the first invocation (a construction error then fails that call). */
+  /**
+   * The observer, constructed at the first invocation: a construction error then fails that call
+   * (first use), is recorded, and is raised again by every later use.
+   */
   get observer(): LangfuseObserver {
     if (this.#observer) return this.#observer;
+    if (this.constructionError) throw this.constructionError;
+    try {
+      return (this.#observer = this.#construct());
+    } catch (e) {
+      this.constructionError = e instanceof Error ? e : new Error(String(e));
+      throw this.constructionError;
+    }
+  }
+
+  #construct(): LangfuseObserver {
     const otel = this.otel;
     const common: Partial<LangfuseObserverOptions> = {
       ...this.options,
       ...(otel ? { detachedSubgraphs: otel.detachedSubgraphs, detachedFanOuts: otel.detachedFanOuts } : {}),
       onError: (e, where) => this.errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
-      onDiagnostic: () => {},
+      // Diagnostics (§7 event names, WARNING) become log records of the case's OTel Logs capture.
+      ...(otel ? { logger: otel.logger.logger } : { onDiagnostic: () => {} }),
     };
     if (this.client.mode === "supplied") {
       const provider = this.client.provider === "global" ? trace.getTracerProvider() : providerWith(this.exporter);
-      return (this.#observer = new LangfuseObserver({ ...common, client: this.registry.construct(FAKE_CREDENTIALS, provider) }));
+      return new LangfuseObserver({ ...common, client: this.registry.construct(FAKE_CREDENTIALS, provider) });
     }
     // Priming the per-credential singleton with no provider binds the global one (§6.4).
     if (this.client.preexistingSameKeyClient) this.registry.construct(FAKE_CREDENTIALS, trace.getTracerProvider());
-    return (this.#observer = new LangfuseObserver({
+    return new LangfuseObserver({
       ...common,
       credentials: FAKE_CREDENTIALS,
       spanProcessor: new SimpleSpanProcessor(this.exporter),
       clientFactory: this.registry.factory,
-    }));
+    });
   }
 }
 
@@ -296,7 +318,8 @@ export function useLangfuseCapture(ctx: ConfigureContext): LangfuseCaptureState 
   });
   const global = ctx.slot(GlobalOtelSlot);
   hooks.afterCall.push(async (call) => {
-    await state.observer.forceFlush();
+    await state.constructed?.forceFlush();
+    call.observation.set(ConstructionErrors, state.constructionError ? [state.constructionError] : []);
     // The recorded side: what reached the provider the client is bound to.
     const spans = [...state.exporter.getFinishedSpans(), ...(state.boundToGlobal && global.used ? global.exporter.getFinishedSpans() : [])];
     call.observation.set(LangfuseCapture, { traces: decodeLangfuseSpans(spans), errors: [...state.errors], invocations: [...state.invocations] });

@@ -8,7 +8,7 @@ import { isMapping } from "./fixture-model.ts";
 
 /** What this adapter declares (`adapter_capabilities`). */
 export const ADAPTER_CAPABILITIES: Readonly<Record<string, boolean>> = Object.freeze({
-  langfuse_bound_provider_detection: false,
+  langfuse_bound_provider_detection: true,
   llm_strict_native_schema: false,
   llm_prompt_augmentation_fallback: false,
 });

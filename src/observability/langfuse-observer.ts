@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { ROOT_CONTEXT, trace, TraceFlags, type Attributes, type Context, type Tracer, type TracerProvider } from "@opentelemetry/api";
+import { SeverityNumber, type Logger } from "@opentelemetry/api-logs";
 import { BasicTracerProvider, type ReadableSpan, type SpanExporter, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { LANGFUSE_TRACER_NAME, LangfuseOtelSpanAttributes } from "@langfuse/core";
 import { createObservationAttributes, createTraceAttributes } from "@langfuse/tracing";
@@ -36,17 +37,49 @@ export interface LangfuseCredentials {
   readonly baseUrl?: string;
 }
 
-/** A Langfuse client as this observer uses it: the provider its observations go through. */
+/**
+ * A Langfuse client as this observer uses it: the provider its observations go through — its bound
+ * provider, which the observer can read (as `@langfuse/tracing`'s public `getLangfuseTracerProvider()`
+ * reads the SDK's).
+ */
 export interface LangfuseClient {
   readonly tracerProvider: TracerProvider;
 }
 
 /**
+ * A Langfuse client whose bound provider cannot be read: it hands out only a `Tracer` (as
+ * `@langfuse/tracing`'s `getLangfuseTracer()` does — an OTel `Tracer` does not say which provider
+ * made it). The observer cannot establish where its observations go, so it treats the provider as
+ * possibly shared (§6).
+ */
+export interface OpaqueLangfuseClient {
+  readonly tracer: Tracer;
+}
+
+/**
  * Builds the client for mode (b) from the credentials and the isolated provider the observer asks
  * it to bind. A client that comes back bound to another provider (an SDK's per-credential singleton
- * handing out an earlier client) means isolation could not be had.
+ * handing out an earlier client) means isolation could not be had; an {@link OpaqueLangfuseClient}
+ * means it cannot be established.
  */
-export type LangfuseClientFactory = (credentials: LangfuseCredentials, isolated: TracerProvider) => LangfuseClient;
+export type LangfuseClientFactory = (credentials: LangfuseCredentials, isolated: TracerProvider) => LangfuseClient | OpaqueLangfuseClient;
+
+/**
+ * The diagnostics the observer emits (observability §7 diagnostic event names), each at WARNING:
+ * - `sharedProvider` — mode (a): the supplied client is bound to the global OTel provider;
+ * - `isolationUnavailable` — mode (b): the client is (or may be) on a shared provider and the
+ *   configuration harvests no payload; the observations go there payload-free (error messages removed);
+ * - `payloadSuppressed` — mode (b): the client's bound provider cannot be established and the
+ *   configuration harvests payload; the payload is suppressed, payload-free observations are emitted;
+ * - `sharedProviderAccepted` — mode (b): `acceptSharedProvider: true` on a shared or unverifiable
+ *   provider; the payload flows there (the acknowledged leak).
+ */
+export const LANGFUSE_DIAGNOSTICS = Object.freeze({
+  sharedProvider: "openarmature.langfuse.shared_provider",
+  isolationUnavailable: "openarmature.langfuse.isolation_unavailable",
+  payloadSuppressed: "openarmature.langfuse.payload_suppressed",
+  sharedProviderAccepted: "openarmature.langfuse.shared_provider_accepted",
+} as const);
 
 /** A diagnostic the observer reports (a warning, never an exception). */
 export interface LangfuseDiagnostic {
@@ -58,7 +91,7 @@ export interface LangfuseDiagnostic {
 
 export interface LangfuseObserverOptions {
   /** Mode (a): your client (or its provider). Never mutated. */
-  readonly client?: LangfuseClient | TracerProvider;
+  readonly client?: LangfuseClient | OpaqueLangfuseClient | TracerProvider;
   /** Mode (b): credentials; the observer builds and owns the client on an isolated provider. */
   readonly credentials?: LangfuseCredentials;
   /**
@@ -71,10 +104,11 @@ export interface LangfuseObserverOptions {
   /** Mode (b): how the client is constructed from the credentials (an injection seam; default: the isolated provider itself). */
   readonly clientFactory?: LangfuseClientFactory;
   /**
-   * Mode (b): when isolation cannot be had (the factory handed back a client on a shared provider),
-   * emit anyway — harvested payloads included — with a warning, instead of refusing. Default false:
-   * a configuration that would send harvested payload through a shared provider is refused with
-   * {@link LangfuseProviderIsolationError}.
+   * Mode (b): when isolation cannot be had (the factory handed back a client on a shared provider,
+   * or one whose provider cannot be read), emit anyway — harvested payloads included — with a
+   * warning. Default false: a configuration that would send harvested payload through a provider
+   * known to be shared is refused with {@link LangfuseProviderIsolationError}; through one that cannot
+   * be established, its payload is suppressed (payload-free observations, a warning).
    */
   readonly acceptSharedProvider?: boolean;
   /** §8.7: omit Generation / provider-call input and output (default true). */
@@ -91,8 +125,14 @@ export interface LangfuseObserverOptions {
   /** §4.4 detached trace mode, as for the OTel observer. */
   readonly detachedSubgraphs?: Iterable<string>;
   readonly detachedFanOuts?: Iterable<string>;
-  /** Where warnings go (default `console.warn`). */
+  /** Where warnings go (default `console.warn`, unless `logger` is given). */
   readonly onDiagnostic?: (d: LangfuseDiagnostic) => void;
+  /**
+   * An OTel Logs logger the diagnostics are emitted through as log records: severity WARN
+   * (`severityText` WARNING), the {@link LANGFUSE_DIAGNOSTICS} name as the record's `eventName`,
+   * the message as its body.
+   */
+  readonly logger?: Logger;
   /** Where the observer's own failures go (default `console.warn`); it never throws into the engine. */
   readonly onError?: (error: unknown, where: string) => void;
 }
@@ -150,15 +190,23 @@ interface Running {
   finalState?: unknown;
 }
 
-const isLangfuseClient = (c: LangfuseClient | TracerProvider): c is LangfuseClient =>
+const isLangfuseClient = (c: LangfuseClient | OpaqueLangfuseClient | TracerProvider): c is LangfuseClient =>
   typeof (c as Partial<LangfuseClient>).tracerProvider === "object" && (c as Partial<LangfuseClient>).tracerProvider !== null;
+const isOpaqueClient = (c: LangfuseClient | OpaqueLangfuseClient | TracerProvider): c is OpaqueLangfuseClient =>
+  !isLangfuseClient(c) && typeof (c as Partial<OpaqueLangfuseClient>).tracer === "object" && (c as Partial<OpaqueLangfuseClient>).tracer !== null;
 
 /** The Langfuse observer: pass it as engine hooks (`compile({ hooks })` or `invoke(s, { hooks })`). */
 export class LangfuseObserver implements InvocationHooks {
-  /** The provider openarmature's Langfuse observations go through. */
-  readonly tracerProvider: TracerProvider;
+  /** The provider openarmature's Langfuse observations go through; undefined for an {@link OpaqueLangfuseClient}. */
+  readonly tracerProvider: TracerProvider | undefined;
   /** Whether that provider is one this observer built and owns alone (mode (b), isolated). */
   readonly isolated: boolean;
+  /**
+   * Whether harvested payload is withheld because the provider is (or may be) shared (§6, mode (b)
+   * without `acceptSharedProvider`): trace input / output are the stubs, provider calls carry no
+   * input / output, failures keep their classifications but not their error messages.
+   */
+  readonly payloadSuppressed: boolean;
   readonly disableProviderPayload: boolean;
   readonly disableStatePayload: boolean;
   readonly payloadByteCap: number;
@@ -177,48 +225,49 @@ export class LangfuseObserver implements InvocationHooks {
     this.disableStatePayload = options.disableStatePayload ?? true;
     this.payloadByteCap = options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP;
     this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] Langfuse observer failed in ${where}:`, e));
-    this.#diagnose = options.onDiagnostic ?? ((d) => console.warn(`[openarmature] ${d.eventName}: ${d.message}`));
+    this.#diagnose = diagnostics(options);
     if ((options.client === undefined) === (options.credentials === undefined)) {
       throw new TypeError("LangfuseObserver: pass exactly one of `client` (mode a: your client) or `credentials` (mode b: the observer builds an isolated one)");
     }
+    let suppressed = false;
     if (options.client !== undefined) {
-      this.tracerProvider = isLangfuseClient(options.client) ? options.client.tracerProvider : options.client;
+      const c = options.client;
+      this.tracerProvider = isOpaqueClient(c) ? undefined : isLangfuseClient(c) ? c.tracerProvider : c;
+      this.#tracer = isOpaqueClient(c) ? c.tracer : this.tracerProvider!.getTracer(LANGFUSE_TRACER_NAME);
       this.#own = undefined;
       this.isolated = false;
-      if (isGlobalTracerProvider(this.tracerProvider)) {
+      // §6 mode (a): warn (a MAY) only where the bound provider can be read and is the global one.
+      if (this.tracerProvider !== undefined && isGlobalTracerProvider(this.tracerProvider)) {
         this.#diagnose({
           level: "WARNING",
-          eventName: "openarmature.langfuse.shared_provider",
+          eventName: LANGFUSE_DIAGNOSTICS.sharedProvider,
           message:
             "the supplied Langfuse client is bound to the global OTel TracerProvider: openarmature's Langfuse observations go to every exporter on it, not only to Langfuse. Give the client its own TracerProvider to isolate it.",
         });
       }
     } else {
-      const isolated = new BasicTracerProvider({ spanProcessors: [options.spanProcessor ?? defaultProcessor(options.credentials!, options.exporter)] });
-      const client = options.clientFactory ? options.clientFactory(options.credentials!, isolated) : { tracerProvider: isolated };
-      this.tracerProvider = client.tracerProvider;
-      this.isolated = client.tracerProvider === isolated;
+      const credentials = options.credentials!;
+      const isolated = new BasicTracerProvider({ spanProcessors: [options.spanProcessor ?? defaultProcessor(credentials, options.exporter)] });
+      const client = options.clientFactory ? options.clientFactory(credentials, isolated) : { tracerProvider: isolated };
+      const bound = isLangfuseClient(client) ? client.tracerProvider : undefined;
+      if (bound === undefined && !isOpaqueClient(client)) {
+        void isolated.shutdown();
+        throw new TypeError("LangfuseObserver: clientFactory returned neither a client with a `tracerProvider` nor one with a `tracer`");
+      }
+      this.tracerProvider = bound;
+      this.isolated = bound === isolated;
       this.#own = this.isolated ? isolated : undefined;
+      this.#tracer = bound !== undefined ? bound.getTracer(LANGFUSE_TRACER_NAME) : (client as OpaqueLangfuseClient).tracer;
       if (!this.isolated) {
         void isolated.shutdown();
-        const harvested = this.#harvestsPayload();
-        if (harvested !== undefined && options.acceptSharedProvider !== true) {
-          throw new LangfuseProviderIsolationError(
-            `LangfuseObserver (credentials): the Langfuse client for public key ${options.credentials!.publicKey} came back bound to a shared TracerProvider (an earlier client for the same credentials), and ${harvested} would reach every exporter on it. Set acceptSharedProvider: true to accept that, or turn the payload off.`,
-          );
-        }
-        this.#diagnose({
-          level: "WARNING",
-          eventName: "openarmature.langfuse.isolation_unavailable",
-          message: `the Langfuse client for public key ${options.credentials!.publicKey} is bound to a shared TracerProvider; openarmature's Langfuse observations${harvested ? ` (${harvested} included)` : ""} reach every exporter on it`,
-        });
+        suppressed = this.#sharedProvider(credentials.publicKey, bound !== undefined);
       }
     }
-    this.#tracer = this.tracerProvider.getTracer(LANGFUSE_TRACER_NAME);
+    this.payloadSuppressed = suppressed;
     // Provider-call payload attributes are recorded privately only when this observer emits them
     // (its own flag, §8.9); an OTel observer without such options ignores the extra keys.
     const privateOtel: OTelObserverOptions & { disableProviderPayload?: boolean } = {
-      disableProviderPayload: this.disableProviderPayload,
+      disableProviderPayload: this.disableProviderPayload || suppressed,
       spanProcessors: [this.#collector],
       ...(options.detachedSubgraphs ? { detachedSubgraphs: options.detachedSubgraphs } : {}),
       ...(options.detachedFanOuts ? { detachedFanOuts: options.detachedFanOuts } : {}),
@@ -226,6 +275,39 @@ export class LangfuseObserver implements InvocationHooks {
       onError: this.#onError,
     };
     this.#otel = new OTelObserver(privateOtel);
+  }
+
+  /**
+   * §6 mode (b), the client is not on the isolated provider (`known`: its bound provider was read
+   * and is another one; otherwise it cannot be established). The payload-leak invariant's arms:
+   * opt-out → emit, warn; known shared with harvested payload → refuse; otherwise → suppress, warn.
+   * Returns whether payload is suppressed.
+   */
+  #sharedProvider(publicKey: string, known: boolean): boolean {
+    const harvested = this.#harvestsPayload();
+    const where = known ? "is bound to a shared TracerProvider (an earlier client for the same credentials)" : "does not expose its bound TracerProvider, so its isolation cannot be established";
+    if (this.#options.acceptSharedProvider === true) {
+      this.#diagnose({
+        level: "WARNING",
+        eventName: LANGFUSE_DIAGNOSTICS.sharedProviderAccepted,
+        message: `the Langfuse client for public key ${publicKey} ${where}; acceptSharedProvider is set, so openarmature's Langfuse observations${harvested ? ` (${harvested} included)` : ""} reach every exporter on that provider`,
+      });
+      return false;
+    }
+    if (known && harvested !== undefined) {
+      throw new LangfuseProviderIsolationError(
+        `LangfuseObserver (credentials): the Langfuse client for public key ${publicKey} ${where}, and ${harvested} would reach every exporter on it. Give the observer credentials no other client uses, set acceptSharedProvider: true to accept the leak, or turn the payload off.`,
+      );
+    }
+    this.#diagnose({
+      level: "WARNING",
+      eventName: harvested !== undefined ? LANGFUSE_DIAGNOSTICS.payloadSuppressed : LANGFUSE_DIAGNOSTICS.isolationUnavailable,
+      message:
+        harvested !== undefined
+          ? `the Langfuse client for public key ${publicKey} ${where}: ${harvested} suppressed — openarmature emits payload-free observations (set acceptSharedProvider: true to send the payload anyway)`
+          : `the Langfuse client for public key ${publicKey} ${where}; openarmature's Langfuse observations reach every exporter on it, payload-free (error messages removed)`,
+    });
+    return true;
   }
 
   /** Which harvested payload this configuration emits (a phrase), or undefined when none (§6 payload-leak invariant). */
@@ -314,15 +396,16 @@ export class LangfuseObserver implements InvocationHooks {
       });
       const output = this.#traceValue(this.#options.traceOutputFromState, r.finalState, { final_node: r.finalNode ?? info.entryNode, status });
       const traces = renderInvocation(spans, { ...(r.label !== undefined ? { name: r.label } : {}), input, output }, {
-        disableProviderPayload: this.disableProviderPayload,
+        disableProviderPayload: this.disableProviderPayload || this.payloadSuppressed,
         disableLlmSpans: this.#options.disableLlmSpans ?? false,
       });
-      for (const t of traces) this.#emit(t);
+      for (const t of traces) this.#emit(this.payloadSuppressed ? payloadFree(t) : t);
     });
   }
 
   /** §8.4.1 decision tree: the hook's non-null value, else the raw state (payload on), else the stub. */
   #traceValue(hook: ((s: unknown) => unknown) | undefined, state: unknown, stub: Record<string, unknown>): unknown {
+    if (this.payloadSuppressed) return stub;
     const fromHook = hook?.(state);
     if (fromHook !== undefined && fromHook !== null) return this.#capped(fromHook);
     if (!this.disableStatePayload && state !== undefined) return this.#capped(state);
@@ -398,6 +481,37 @@ export class LangfuseObserver implements InvocationHooks {
     };
     for (const o of t.observations) emit(o, parent, true);
   }
+}
+
+/**
+ * §6 suppression: a trace whose failed observations keep their classifications (level, category,
+ * `error_type`) but not their error messages — `error_message` removed, and an uncategorized
+ * failure's status message (the exception's text) replaced by its `error_type`.
+ */
+function payloadFree(t: LangfuseTrace): LangfuseTrace {
+  const strip = (o: LangfuseObservation): LangfuseObservation => {
+    const { error_message: message, ...metadata } = o.metadata as Record<string, unknown>;
+    const { statusMessage: _drop, ...rest } = o;
+    const leaks = o.statusMessage !== undefined && message !== undefined && o.statusMessage === message;
+    const errorType = metadata["error_type"];
+    return {
+      ...(leaks ? rest : o),
+      ...(leaks && typeof errorType === "string" ? { statusMessage: errorType } : {}),
+      metadata,
+      children: o.children.map(strip),
+    };
+  };
+  return { ...t, observations: t.observations.map(strip) };
+}
+
+/** Where the observer's diagnostics go: the OTel logger (a WARN record named by its event) and / or the callback. */
+function diagnostics(options: LangfuseObserverOptions): (d: LangfuseDiagnostic) => void {
+  const callback = options.onDiagnostic ?? (options.logger ? undefined : (d: LangfuseDiagnostic) => console.warn(`[openarmature] ${d.eventName}: ${d.message}`));
+  const logger = options.logger;
+  return (d) => {
+    logger?.emit({ severityNumber: SeverityNumber.WARN, severityText: d.level, eventName: d.eventName, body: d.message });
+    callback?.(d);
+  };
 }
 
 function earlier(a: ReadableSpan, b: ReadableSpan): boolean {

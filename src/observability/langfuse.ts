@@ -4,6 +4,7 @@
  * `@langfuse/tracing` and `@langfuse/otel` (5.x, the OpenTelemetry 2.x line).
  */
 export {
+  LANGFUSE_DIAGNOSTICS,
   LangfuseObserver,
   LangfuseProviderIsolationError,
   isGlobalTracerProvider,
@@ -15,6 +16,7 @@ export type {
   LangfuseCredentials,
   LangfuseDiagnostic,
   LangfuseObserverOptions,
+  OpaqueLangfuseClient,
 } from "./langfuse-observer.ts";
 export { LLM_SPAN, langfuseTraceId, renderInvocation } from "./langfuse-mapping.ts";
 export type {

@@ -3,9 +3,13 @@ import { createHash } from "node:crypto";
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { getLangfuseTracerProvider } from "@langfuse/tracing";
+import { LANGFUSE_TRACER_NAME } from "@langfuse/core";
+import { SeverityNumber } from "@opentelemetry/api-logs";
+import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
 import { OTelObserver } from "../../src/observability/index.ts";
 import {
+  LANGFUSE_DIAGNOSTICS,
   LangfuseObserver,
   LangfuseProviderIsolationError,
   isGlobalTracerProvider,
@@ -82,7 +86,7 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect(everything).to.not.contain("private text");
     // Neither the OTel global slot nor @langfuse/tracing's process-wide slot was written.
     expect(isGlobalTracerProvider(globalProvider)).to.equal(true);
-    expect(isGlobalTracerProvider(observer.tracerProvider)).to.equal(false);
+    expect(isGlobalTracerProvider(observer.tracerProvider!)).to.equal(false);
     expect(getLangfuseTracerProvider()).to.not.equal(observer.tracerProvider);
     await observer.shutdown();
   });
@@ -170,11 +174,83 @@ describe("observability: the Langfuse observer (§8) and provider isolation (§6
     expect(String((caught as Error).message)).to.not.contain(CREDS.secretKey);
     const warned: LangfuseDiagnostic[] = [];
     const ok = new LangfuseObserver({ ...base, disableStatePayload: false, acceptSharedProvider: true, onDiagnostic: (d) => warned.push(d) });
-    expect([ok.isolated, warned.map((d) => d.eventName)]).to.deep.equal([false, ["openarmature.langfuse.isolation_unavailable"]]);
+    expect([ok.isolated, ok.payloadSuppressed, warned.map((d) => d.eventName)]).to.deep.equal([false, false, ["openarmature.langfuse.shared_provider_accepted"]]);
     // No harvested payload: nothing to refuse, still a warning.
     const metaOnly: LangfuseDiagnostic[] = [];
-    new LangfuseObserver({ ...base, onDiagnostic: (d) => metaOnly.push(d) });
-    expect(metaOnly).to.have.length(1);
+    const free = new LangfuseObserver({ ...base, onDiagnostic: (d) => metaOnly.push(d) });
+    expect([free.payloadSuppressed, metaOnly.map((d) => d.eventName)]).to.deep.equal([true, ["openarmature.langfuse.isolation_unavailable"]]);
+    // A trace hook is harvested payload too (proposal 0117).
+    expect(() => new LangfuseObserver({ ...base, traceOutputFromState: () => "x" })).to.throw(LangfuseProviderIsolationError);
+  });
+
+  it("mode (b), a client whose bound provider cannot be read: the payload is suppressed with a WARNING, or sent on opt-out (§6 arms)", async () => {
+    // An opaque client hands out only a tracer (as @langfuse/tracing's getLangfuseTracer() does).
+    const sharedExporter = new InMemorySpanExporter();
+    const shared = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(sharedExporter)] });
+    const opaque = () => ({ tracer: shared.getTracer(LANGFUSE_TRACER_NAME) });
+    const run = async (options: Partial<LangfuseObserverOptions>) => {
+      sharedExporter.reset();
+      const warned: LangfuseDiagnostic[] = [];
+      const observer = new LangfuseObserver({ credentials: CREDS, spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()), clientFactory: opaque, onDiagnostic: (d) => warned.push(d), ...options });
+      await graph().invoke({}, { hooks: observer }).catch(() => undefined);
+      const spans = sharedExporter.getFinishedSpans();
+      return { observer, warned: warned.map((d) => d.eventName), spans, traces: decodeLangfuseSpans(spans) };
+    };
+    const suppressed = await run({ disableStatePayload: false, traceInputFromState: () => ({ from: "hook" }) });
+    expect([suppressed.observer.tracerProvider, suppressed.observer.isolated, suppressed.observer.payloadSuppressed]).to.deep.equal([undefined, false, true]);
+    expect(suppressed.warned).to.deep.equal(["openarmature.langfuse.payload_suppressed"]);
+    expect(suppressed.spans.filter(isLangfuseObservationSpan)).to.have.length(2);
+    expect(suppressed.spans.filter(isPayloadBearing)).to.deep.equal([]);
+    expect([suppressed.traces[0]!.input, suppressed.traces[0]!.output]).to.deep.equal([
+      { entry_node: "a", correlation_id: suppressed.traces[0]!.metadata["correlation_id"] },
+      { final_node: "b", status: "completed" },
+    ]);
+    expect(JSON.stringify(suppressed.spans.map((s) => s.attributes))).to.not.contain("private text");
+    const none = await run({});
+    expect([none.observer.payloadSuppressed, none.warned]).to.deep.equal([true, ["openarmature.langfuse.isolation_unavailable"]]);
+    const accepted = await run({ disableStatePayload: false, acceptSharedProvider: true });
+    expect([accepted.observer.payloadSuppressed, accepted.warned]).to.deep.equal([false, ["openarmature.langfuse.shared_provider_accepted"]]);
+    expect(accepted.spans.filter(isPayloadBearing)).to.have.length(2);
+    expect(accepted.traces[0]!.output).to.deep.include({ secret: "the user's private text" });
+    // Mode (a) with an opaque client: nothing to read, so no warning (a MAY that needs the provider).
+    const quiet: LangfuseDiagnostic[] = [];
+    trace.setGlobalTracerProvider(shared);
+    new LangfuseObserver({ client: { tracer: trace.getTracer(LANGFUSE_TRACER_NAME) }, onDiagnostic: (d) => quiet.push(d) });
+    expect(quiet).to.deep.equal([]);
+  });
+
+  it("diagnostics go to an OTel Logs logger as WARN records named by their §7 event name", async () => {
+    const exporter = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({ processors: [new SimpleLogRecordProcessor({ exporter })] });
+    const observer = new LangfuseObserver({
+      credentials: CREDS,
+      spanProcessor: new SimpleSpanProcessor(new InMemorySpanExporter()),
+      clientFactory: () => ({ tracerProvider: new BasicTracerProvider() }),
+      acceptSharedProvider: true,
+      disableProviderPayload: false,
+      logger: provider.getLogger("test"),
+    });
+    expect(observer.isolated).to.equal(false);
+    await provider.forceFlush();
+    const records = exporter.getFinishedLogRecords();
+    expect(records.map((r) => [r.severityNumber, r.severityText, r.eventName])).to.deep.equal([[SeverityNumber.WARN, "WARNING", LANGFUSE_DIAGNOSTICS.sharedProviderAccepted]]);
+    expect(String(records[0]!.body)).to.contain("provider call payloads").and.not.contain(CREDS.secretKey);
+  });
+
+  it("the default configuration on a shared provider (singleton primed on the global one) sends only payload-free observations and no API key there", async () => {
+    const global = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(global)] }));
+    // The per-credential singleton already holds a client bound to the global provider.
+    const primed = { tracerProvider: trace.getTracerProvider() };
+    const warned: LangfuseDiagnostic[] = [];
+    const observer = new LangfuseObserver({ credentials: CREDS, clientFactory: () => primed, onDiagnostic: (d) => warned.push(d) });
+    await graph(true).invoke({}, { hooks: observer }).catch(() => undefined);
+    const spans = global.getFinishedSpans();
+    expect(spans.filter(isLangfuseObservationSpan)).to.have.length(2);
+    expect(spans.filter(isPayloadBearing)).to.deep.equal([]);
+    const everything = JSON.stringify(spans.map((s) => s.attributes));
+    expect(everything).to.not.contain(CREDS.secretKey).and.not.contain("private text");
+    expect(warned.map((d) => d.eventName)).to.deep.equal(["openarmature.langfuse.isolation_unavailable"]);
   });
 
   it("an LLM call renders one Generation: retries collapse to the terminal attempt, payload only when enabled (§8.4.3, §8.7)", () => {
