@@ -67,19 +67,3 @@ export class DetachedTraceCount {
     if (cap !== null) ctx.match(value, traceIds(cap.spans).length - 1, null);
   }
 }
-
-/**
- * `parent_trace: {span_tree}` — retired by the 0.120.1 seed (§5.8: span_tree covers it), still
- * used by fixture 008: checked through its replacement, `span_tree` of the call's own trace.
- */
-@directive({ name: "parent_trace", at: "expected", home: "observability", summary: "retired: the call's own trace (checked as span_tree)" })
-export class ParentTrace {
-  readonly scope = "call" as const;
-  readonly schema: JsonSchema = { type: "object", required: ["span_tree"], properties: { span_tree: ENTRIES }, additionalProperties: false };
-  configure(_value: unknown, ctx: ConfigureContext): void {
-    useOtelCapture(ctx);
-  }
-  check(value: { span_tree: unknown[] }, obs: Observation, ctx: CheckContext): void {
-    new SpanTree().check(value.span_tree, obs, ctx);
-  }
-}

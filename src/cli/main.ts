@@ -13,7 +13,8 @@ import { PACKAGE_ROOT } from "../conformance/package-root.ts";
 import { loadConformance } from "../conformance/setup.ts";
 import { discoverFixtures, resolveRoots } from "../conformance/discovery.ts";
 import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type CaseResult } from "../conformance/run.ts";
-import { formatCategories, formatSummary, writeJsonReport } from "../conformance/report.ts";
+import { formatCategories, formatDeprecations, formatSummary, writeJsonReport } from "../conformance/report.ts";
+import { STRICT_VOCABULARY_ENV, strictVocabularyFromEnv } from "../conformance/deprecation.ts";
 import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
 import { Progress } from "./progress.ts";
 import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
@@ -25,6 +26,7 @@ usage: openarmature chat [--session ID] [--database FILE] [--provider NAME] [--m
 usage: openarmature serve [--port N] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature serve --help)`;
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
+                           [--strict-vocabulary]
 
   --spec DIR         a fixture root holding <capability>/conformance/*.yaml (repeatable);
                      default: $OA_SPEC_ROOTS (':'-separated), else the project's own spec/
@@ -33,6 +35,12 @@ const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]..
   --json FILE        write one record per case to FILE
   --max-failures N   print at most N failure details (default 40; the table always prints)
   --quiet            no per-failure details
+  --strict-vocabulary
+                     refuse the retired 0.109 vocabulary the legacy bundle checks through its
+                     replacement (otel_spans, parent_trace, contains_exactly_n_events_of_type,
+                     does_not_contain_event_of_type, observer behavior otel) as
+                     fixture_directive_unknown naming the replacement; default: $${STRICT_VOCABULARY_ENV}=1.
+                     Without it each use is counted as a deprecation in the table and --json
 
 exit status: 0 every case passed or was skipped, 1 a case failed, 2 a usage error (including a
 command line that selects no fixture, or a --json file that cannot be written)`;
@@ -63,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
         json: { type: "string" },
         "max-failures": { type: "string", default: "40" },
         quiet: { type: "boolean", default: false },
+        "strict-vocabulary": { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -103,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`openarmature conform: ${err.message}\n(see openarmature conform --help)\n`);
     return 2;
   }
+  const strictVocabulary = args["strict-vocabulary"] || strictVocabularyFromEnv();
   const registry = await loadConformance();
   const prepared = fixtures.map(prepareFixture);
   const total = prepared.reduce((n, p) => n + Math.max(1, p.cases.length), 0);
@@ -124,16 +134,18 @@ export async function main(argv: string[]): Promise<number> {
       report(fixtureErrorResult(p.fixture, p.error));
       continue;
     }
-    for (const c of p.cases) report(await runCaseToResult(c, registry));
+    for (const c of p.cases) report(await runCaseToResult(c, registry, { strictVocabulary }));
   }
   progress.done();
   const failed = results.filter((r) => r.status === "failed").length;
   if (failed > shown && !args.quiet) process.stdout.write(`(${failed - shown} more failures not shown; see --json or --max-failures)\n`);
   process.stdout.write(`\n${formatSummary(results)}\n`);
   if (failed > 0) process.stdout.write(`\nfailures by category:\n${formatCategories(results)}\n`);
+  const deprecated = formatDeprecations(results);
+  if (deprecated !== "") process.stdout.write(`\n${deprecated}\n`);
   if (args.json !== undefined) {
     try {
-      writeJsonReport(args.json, results);
+      writeJsonReport(args.json, results, strictVocabulary);
     } catch (err) {
       process.stderr.write(`openarmature conform: could not write --json '${args.json}': ${(err as Error).message}\n`);
       return 2;

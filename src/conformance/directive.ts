@@ -15,6 +15,7 @@ import type { CaseSpec, Entry } from "./fixture-model.ts";
 import type { KeyPath } from "./source.ts";
 import type { Observation } from "./observation.ts";
 import type { InvocationPlan } from "./invocation-plan.ts";
+import type { Retirement } from "./deprecation.ts";
 
 /** JSON Schema for a directive's value (kept loose: ajv checks it). */
 export type JsonSchema = Readonly<Record<string, unknown>> | boolean;
@@ -52,6 +53,11 @@ export interface DirectiveMeta {
    * listings take the `§` references of the class's doc comment.
    */
   readonly section?: string;
+  /**
+   * Retired vocabulary (the `legacy` bundle): the seed retires this key and names its replacement.
+   * Each use counts as a deprecation; `--strict-vocabulary` refuses it as fixture_directive_unknown.
+   */
+  readonly retired?: Retirement;
 }
 
 export interface Directive {
@@ -93,6 +99,12 @@ export interface ConfigureContext {
   newPlan(name: string | null, path: KeyPath, kind?: string): InvocationPlan;
   /** Declare a capture_as label an `expected:` key in the same scope may assert (§5 Assertion positions). */
   declareLabel(label: string): void;
+  /**
+   * A retired form inside this directive's value (e.g. an observer `behavior: otel`): counted as a
+   * deprecation (true: translate it), or — under `--strict-vocabulary` — refused (false: skip it;
+   * the case fails as fixture_directive_unknown, with every other unknown key, once configured).
+   */
+  retiredForm(form: string, retirement: Retirement, path: KeyPath): boolean;
 }
 
 export interface Configures<V = unknown> extends Directive {

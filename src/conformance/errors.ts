@@ -70,6 +70,12 @@ export interface UnknownDirective {
   readonly position: string;
   readonly location: FixtureLocation;
   readonly suggestions?: ReadonlyArray<string>;
+  /** Set for retired vocabulary refused under --strict-vocabulary: why, and what to write instead. */
+  readonly retired?: string;
+}
+
+function why(d: UnknownDirective): string {
+  return d.retired !== undefined ? `: ${d.retired}` : didYouMean(d.suggestions ?? []);
 }
 
 /** §9: a directive the adapter does not recognize at that position in that directory. */
@@ -81,11 +87,11 @@ export class FixtureDirectiveUnknown extends ConformanceError {
     if (first === undefined) throw new RangeError("FixtureDirectiveUnknown needs at least one directive");
     const rest = directives
       .slice(1)
-      .map((d) => `\n  also '${d.name}' at position '${d.position}'${didYouMean(d.suggestions ?? [])} at ${formatLocation(d.location)}`)
+      .map((d) => `\n  also '${d.name}' at position '${d.position}'${why(d)} at ${formatLocation(d.location)}`)
       .join("");
     super(
       "fixture_directive_unknown",
-      `no directive '${first.name}' is recognized at position '${first.position}'${didYouMean(first.suggestions ?? [])}${rest === "" ? "" : `${rest}\n `}`,
+      `no directive '${first.name}' is recognized at position '${first.position}'${why(first)}${rest === "" ? "" : `${rest}\n `}`,
       first.location,
     );
     this.name = "FixtureDirectiveUnknown";

@@ -8,7 +8,8 @@ export { loadConformance } from "./setup.ts";
 export { loadBundle, loadProjectBundles } from "./bundles.ts";
 export { discoverFixtures, resolveRoots, type DiscoveredFixture, type DiscoveryFilter } from "./discovery.ts";
 export { prepareFixture, runCaseToResult, caseTitle, fixtureErrorResult, type CaseResult, type CaseStatus, type RunOptions } from "./run.ts";
-export { formatSummary, summarize, writeJsonReport, type JsonReport } from "./report.ts";
+export { formatSummary, summarize, writeJsonReport, type JsonReport, formatDeprecations, summarizeDeprecations, type DeprecationSummary } from "./report.ts";
+export { strictVocabularyFromEnv, STRICT_VOCABULARY_ENV, type DeprecationUse, type Retirement } from "./deprecation.ts";
 export {
   AssertionFailed,
   CapabilitySkip,

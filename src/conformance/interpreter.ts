@@ -14,6 +14,7 @@ import {
   CapabilitySkip,
   FixtureDirectiveUnknown,
   FixtureSchemaInvalid,
+  formatLocation,
   formatPath,
   type FixtureLocation,
 } from "./errors.ts";
@@ -38,6 +39,7 @@ import type { KeyPath } from "./source.ts";
 import { unmetCapability, ADAPTER_CAPABILITIES } from "./capabilities.ts";
 import { checkOrigin, createCaseMatcher, type CaseMatcher } from "./case-matcher.ts";
 import { nearest, patternCandidates } from "./suggest.ts";
+import { refusal, type DeprecationUse, type Retirement } from "./deprecation.ts";
 import { IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION } from "../observability/attributes.ts";
 
 /**
@@ -61,6 +63,10 @@ export interface RunCaseOptions {
   readonly parameters?: Readonly<Record<string, unknown>>;
   /** Aborted when the case must stop (e.g. it ran past its time limit); executors pass it on. */
   readonly signal?: AbortSignal;
+  /** Refuse retired vocabulary (the `legacy` bundle) as fixture_directive_unknown naming its replacement. */
+  readonly strictVocabulary?: boolean;
+  /** Where each use of retired vocabulary is recorded (when not strict). */
+  readonly deprecations?: DeprecationUse[];
 }
 
 export async function runCase(spec: CaseSpec, registry: DirectiveRegistry, options: RunCaseOptions = {}): Promise<void> {
@@ -73,6 +79,7 @@ interface UnknownKey {
   position: string;
   location: FixtureLocation;
   suggestions: string[];
+  retired?: string;
 }
 
 class CaseRun {
@@ -169,6 +176,7 @@ class CaseRun {
       const keyPath = [...path, key];
       const v = value[key];
       const hit = this.registry.lookup(position, key, dir);
+      if (hit?.meta.retired !== undefined && !this.retiredUse(key, hit.meta.retired, keyPath, position)) continue;
       if (hit) {
         validateDirectiveValue(hit.directive, v, keyPath, this.spec.fixture.source, key);
         const absent = siblings[`${key}_absent_keys`];
@@ -198,6 +206,23 @@ class CaseRun {
       this.unknown.push({ name: key, position, location: this.locate(keyPath), suggestions: this.suggest(key, position) });
     }
     return out;
+  }
+
+  /**
+   * A use of retired vocabulary: recorded as a deprecation (true: go on and check it through its
+   * replacement), or under the strict vocabulary collected as unknown, naming the replacement (false).
+   */
+  private retiredUse(name: string, retirement: Retirement, path: KeyPath, position: Position): boolean {
+    const location = this.locate(path);
+    if (this.options.strictVocabulary === true) {
+      this.unknown.push({ name, position, location, suggestions: [], retired: refusal(retirement) });
+      return false;
+    }
+    const at = formatLocation(location);
+    // A container may resolve the same key more than once (configure, then check): one use, one record.
+    const sink = this.options.deprecations;
+    if (sink !== undefined && !sink.some((d) => d.directive === name && d.location === at)) sink.push({ directive: name, ...retirement, location: at });
+    return true;
   }
 
   /** Known names at `position` near a key no directive recognizes (for "did you mean"). */
@@ -257,6 +282,7 @@ class CaseRun {
         }
         this.labels.add(label);
       },
+      retiredForm: (form, retirement, path) => this.retiredUse(form, retirement, path, self.position),
     };
   }
 

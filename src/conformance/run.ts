@@ -10,6 +10,7 @@ import { runCase, type RunCaseOptions } from "./interpreter.ts";
 import type { DirectiveRegistry } from "./registry.ts";
 import { FixtureSource } from "./source.ts";
 import { checkConformanceVersion } from "./version.ts";
+import type { DeprecationUse } from "./deprecation.ts";
 
 export type CaseStatus = "passed" | "failed" | "skipped";
 
@@ -21,13 +22,15 @@ export interface CaseResult {
   readonly category: string | null;
   readonly message: string | null;
   readonly durationMs: number;
+  /** Each use of retired vocabulary the case made (the `legacy` bundle), in document order. */
+  readonly deprecations: ReadonlyArray<DeprecationUse>;
 }
 
 /** Project-defined categories beside §9's (documented in ARCHITECTURE.md). */
 export const ADAPTER_DEFECT = "adapter_defect";
 export const CASE_TIMEOUT = "case_timeout";
 
-export interface RunOptions extends RunCaseOptions {
+export interface RunOptions extends Omit<RunCaseOptions, "deprecations"> {
   /** A case running longer than this fails with `case_timeout` (default 60 s). */
   readonly caseTimeoutMs?: number;
 }
@@ -59,6 +62,7 @@ export function caseTitle(fixtureId: string, caseName: string | null): string {
 /** Run one case; never throws. */
 export async function runCaseToResult(spec: CaseSpec, registry: DirectiveRegistry, options: RunOptions = {}): Promise<CaseResult> {
   const started = performance.now();
+  const deprecations: DeprecationUse[] = [];
   const done = (status: CaseStatus, category: string | null, message: string | null): CaseResult => ({
     fixture: spec.fixture.id,
     case: spec.name,
@@ -66,13 +70,14 @@ export async function runCaseToResult(spec: CaseSpec, registry: DirectiveRegistr
     category,
     message,
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    deprecations,
   });
   const timeoutMs = options.caseTimeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   const abort = new AbortController();
   try {
     await Promise.race([
-      runCase(spec, registry, { ...options, signal: abort.signal }),
+      runCase(spec, registry, { ...options, signal: abort.signal, deprecations }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           const err = new CaseTimeout(timeoutMs);
@@ -113,5 +118,6 @@ export function fixtureErrorResult(fixture: DiscoveredFixture, err: Error): Case
     category,
     message,
     durationMs: 0,
+    deprecations: [],
   }));
 }

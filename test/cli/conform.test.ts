@@ -71,7 +71,21 @@ const RUNS = {
   jsonUnderFile: ["--spec", `${FIXTURES}/pass`, "--json", join(TMP, "file", "out.json")],
   mismatch: ["--spec", `${FIXTURES}/mismatch`, "--json", REPORT],
   typo: ["--spec", `${FIXTURES}/typo`],
+  retired: ["--spec", `${FIXTURES}/retired`, "--json", join(TMP, "retired.json")],
+  retiredStrict: ["--spec", `${FIXTURES}/retired`, "--strict-vocabulary", "--json", join(TMP, "retired-strict.json")],
 } as const satisfies Record<string, ReadonlyArray<string>>;
+/** The mocha conformance entry (test/conformance.test.ts) in a child process, with extra environment. */
+function mochaEntry(extra: Record<string, string>, reporter: string): Promise<Run> {
+  return new Promise<Run>((done) => {
+    const env = { ...process.env, ...extra };
+    const args = ["node_modules/mocha/bin/mocha.js", "--no-config", "--node-option", "import=tsx", "--node-option", "no-experimental-require-module",
+      "--node-option", "conditions=openarmature-source", "--extension", "ts", "--reporter", reporter, "test/conformance.test.ts"];
+    execFile(process.execPath, args, { cwd: PROJECT, env, timeout: 60_000 }, (err, stdout, stderr) => {
+      done({ code: err === null ? 0 : typeof err.code === "number" ? err.code : -1, stdout, stderr });
+    });
+  });
+}
+
 const COUNT_RUNS = new Map(BAD_COUNTS.map((bad) => [bad, ["--spec", `${FIXTURES}/mismatch`, `--max-failures=${bad}`]]));
 
 describe("openarmature conform (the CLI, as a child process)", function () {
@@ -123,14 +137,7 @@ describe("openarmature conform (the CLI, as a child process)", function () {
   });
 
   it("the mocha conformance entry fails, not passes, when its roots hold no fixture", async () => {
-    const r = await new Promise<Run>((done) => {
-      const env = { ...process.env, OA_SPEC_ROOTS: FIXTURES };
-      const args = ["node_modules/mocha/bin/mocha.js", "--no-config", "--node-option", "import=tsx", "--node-option", "no-experimental-require-module",
-        "--node-option", "conditions=openarmature-source", "--extension", "ts", "--reporter", "dot", "test/conformance.test.ts"];
-      execFile(process.execPath, args, { cwd: PROJECT, env, timeout: 60_000 }, (err, stdout, stderr) => {
-        done({ code: err === null ? 0 : typeof err.code === "number" ? err.code : -1, stdout, stderr });
-      });
-    });
+    const r = await mochaEntry({ OA_SPEC_ROOTS: FIXTURES }, "dot");
     expect(r.code, r.stdout + r.stderr).to.equal(1);
     expect(r.stdout).to.contain("discovers at least one fixture");
     expect(r.stdout).to.contain(`fixture root '${FIXTURES}' (from $OA_SPEC_ROOTS) holds no <capability>/conformance/ folder`);
@@ -188,5 +195,51 @@ describe("openarmature conform (the CLI, as a child process)", function () {
     expect(r.code).to.equal(1);
     expect(r.stderr + r.stdout).to.contain("no directive 'final_stat' is recognized at position 'expected' (did you mean 'final_state'?)");
     expect(r.stderr + r.stdout).to.contain("also 'a_node_event_count' at position 'invariant' (did you mean 'a_node_events_count'?)");
+  });
+
+  describe("retired vocabulary (the legacy bundle)", () => {
+    const file = `${FIXTURES}/retired/graph-engine/conformance/001-retired-collector.yaml`;
+    it("is checked and counted: the table's deprecated column, the block naming where, and --json", async () => {
+      const r = await conform(...RUNS.retired);
+      expect(r.code, r.stderr + r.stdout).to.equal(0);
+      expect(r.stdout).to.match(/capability\s+passed\s+failed\s+skipped\s+deprecated\s+seconds/);
+      expect(r.stdout).to.match(/graph-engine\s+1\s+0\s+0\s+1\s/);
+      expect(r.stdout).to.contain("deprecated vocabulary: 1 use of retired directives");
+      expect(r.stdout).to.contain("does_not_contain_event_of_type ×1 → event_count: {event_type: <T>, count: 0} (conformance-adapter 0.120.1 §5.5)");
+      expect(r.stdout).to.contain(`at ${file}:17:7 (expected.observers.all.does_not_contain_event_of_type)`);
+      const report = JSON.parse(readFileSync(join(TMP, "retired.json"), "utf8")) as {
+        strictVocabulary: boolean;
+        deprecations: Array<{ directive: string; count: number }>;
+        results: Array<{ status: string; deprecations: Array<{ directive: string; location: string }> }>;
+      };
+      expect(report.strictVocabulary).to.equal(false);
+      expect(report.deprecations.map((d) => [d.directive, d.count])).to.deep.equal([["does_not_contain_event_of_type", 1]]);
+      expect(report.results[0]!.deprecations[0]!.location).to.equal(`${file}:17:7 (expected.observers.all.does_not_contain_event_of_type)`);
+    });
+
+    it("--strict-vocabulary refuses it as fixture_directive_unknown naming the replacement", async () => {
+      const r = await conform(...RUNS.retiredStrict);
+      expect(r.code).to.equal(1);
+      expect(r.stdout + r.stderr).to.contain(
+        "fixture_directive_unknown: no directive 'does_not_contain_event_of_type' is recognized at position 'collector': retired by conformance-adapter 0.120.1 §5.5, refused under --strict-vocabulary; write event_count: {event_type: <T>, count: 0} instead",
+      );
+      expect(r.stdout).to.not.contain("deprecated");
+      const report = JSON.parse(readFileSync(join(TMP, "retired-strict.json"), "utf8")) as { strictVocabulary: boolean; results: Array<{ category: string }> };
+      expect(report.strictVocabulary).to.equal(true);
+      expect(report.results[0]!.category).to.equal("fixture_directive_unknown");
+    });
+
+    it("the mocha entry names each use in the test title and counts them at the end; $OA_STRICT_VOCABULARY refuses them", async () => {
+      const [lax, strict] = await Promise.all([
+        mochaEntry({ OA_SPEC_ROOTS: `${FIXTURES}/retired` }, "spec"),
+        mochaEntry({ OA_SPEC_ROOTS: `${FIXTURES}/retired`, OA_STRICT_VOCABULARY: "1" }, "spec"),
+      ]);
+      expect(lax.code, lax.stdout + lax.stderr).to.equal(0);
+      expect(lax.stdout).to.contain("001-retired-collector (deprecated: does_not_contain_event_of_type → event_count: {event_type: <T>, count: 0})");
+      expect(lax.stdout).to.contain("deprecated vocabulary: 1 use of retired directives");
+      expect(lax.stdout).to.contain(`at ${file}:17:7`);
+      expect(strict.code).to.equal(1);
+      expect(strict.stdout).to.contain("[fixture_directive_unknown] fixture_directive_unknown: no directive 'does_not_contain_event_of_type' is recognized at position 'collector': retired by");
+    });
   });
 });

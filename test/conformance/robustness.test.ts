@@ -195,8 +195,8 @@ async function runText(f: DiscoveredFixture, text: string): Promise<CaseResult[]
     if (data && typeof data === "object") checkConformanceVersion(data.conformance_version, source.locate(["conformance_version"]));
     cases = normalizeFixture({ source, capability: f.capability, id: f.id });
   } catch (err) {
-    if (err instanceof ConformanceError) return [{ fixture: f.id, case: null, status: "failed", category: err.category, message: err.message, durationMs: 0 }];
-    return [{ fixture: f.id, case: null, status: "failed", category: "adapter_defect", message: String((err as Error).stack), durationMs: 0 }];
+    if (err instanceof ConformanceError) return [{ fixture: f.id, case: null, status: "failed", category: err.category, message: err.message, durationMs: 0, deprecations: [] }];
+    return [{ fixture: f.id, case: null, status: "failed", category: "adapter_defect", message: String((err as Error).stack), durationMs: 0, deprecations: [] }];
   }
   const out: CaseResult[] = [];
   for (const c of cases) out.push(await runCaseToResult(c, registry, { caseTimeoutMs: 3_000 }));
