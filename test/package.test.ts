@@ -56,6 +56,7 @@ describe("package: the packed tarball installed into an empty folder", function 
   let work = "";
   let app = "";
   let pkg = "";
+  let tarball = "";
 
   before(function () {
     if (!existsSync(join(root, "dist", "src", "index.js"))) {
@@ -63,7 +64,7 @@ describe("package: the packed tarball installed into an empty folder", function 
     }
     work = mkdtempSync(join(tmpdir(), "oa-package-"));
     const packed = JSON.parse(run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", work], root)) as { filename: string }[];
-    const tarball = join(work, packed[0]!.filename);
+    tarball = join(work, packed[0]!.filename);
     app = join(work, "app");
     mkdirSync(app);
     writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
@@ -154,6 +155,51 @@ describe("package: the packed tarball installed into an empty folder", function 
       expect(where, e).to.match(/\/node_modules\/openarmature\/dist\/src\/.+\.js$/);
       expect(names, e).to.be.greaterThan(0);
     }
+  });
+
+  it("without the optional peers: /observability and /langfuse throw one error naming every missing peer and the npm install command; /llm and the root load; /postgres names pg when a store opens a pool", () => {
+    const bare = join(work, "bare");
+    mkdirSync(bare);
+    writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "bare-consumer", version: "1.0.0", private: true, type: "module" }));
+    run(npm, ["install", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", tarball], bare);
+    const meta = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { peerDependenciesMeta: Record<string, { optional?: boolean }> };
+    for (const peer of Object.keys(meta.peerDependenciesMeta)) expect(existsSync(join(bare, "node_modules", peer)), `${peer} must not be installed`).to.equal(false);
+    const script = `
+      const out = {};
+      for (const e of ["openarmature", "openarmature/llm", "openarmature/postgres", "openarmature/observability", "openarmature/langfuse"]) {
+        try {
+          const m = await import(e);
+          out[e] = { loaded: Object.keys(m).length };
+          if (e === "openarmature/postgres") {
+            try { new m.PostgresCheckpointer("postgres://localhost/none"); out[e].open = "opened"; }
+            catch (err) { out[e].open = { name: err.name, code: err.code, message: err.message }; }
+          }
+        } catch (err) {
+          out[e] = { name: err.name, code: err.code, message: err.message, missing: err.missing?.map((p) => p.name) };
+        }
+      }
+      console.log(JSON.stringify(out));
+    `;
+    const out = run(process.execPath, ["--input-type=module", "-e", script], bare);
+    const r = JSON.parse(out.trim().split("\n").pop()!) as Record<string, { loaded?: number; name?: string; code?: string; message?: string; missing?: string[]; open?: { code: string; message: string } }>;
+    expect(r["openarmature"]!.loaded).to.be.greaterThan(0);
+    expect(r["openarmature/llm"]!.loaded).to.be.greaterThan(0);
+    expect(r["openarmature/postgres"]!.loaded).to.be.greaterThan(0);
+    expect(r["openarmature/postgres"]!.open).to.deep.include({
+      code: "ERR_OPENARMATURE_MISSING_PEER",
+      message: "PostgresCheckpointer (openarmature/postgres) needs the optional peer dependency pg, which is not installed: run `npm install pg@^8.11.0`",
+    });
+    expect(r["openarmature/observability"]).to.deep.equal({
+      name: "MissingPeerDependencyError",
+      code: "ERR_OPENARMATURE_MISSING_PEER",
+      missing: ["@opentelemetry/api", "@opentelemetry/api-logs", "@opentelemetry/sdk-trace-base"],
+      message:
+        "openarmature/observability needs the optional peer dependencies @opentelemetry/api, @opentelemetry/api-logs, @opentelemetry/sdk-trace-base, which are not installed: " +
+        "run `npm install @opentelemetry/api@^1.9.0 @opentelemetry/api-logs@0.223.1 @opentelemetry/sdk-trace-base@^2.0.0`",
+    });
+    expect(r["openarmature/langfuse"]!.code).to.equal("ERR_OPENARMATURE_MISSING_PEER");
+    expect(r["openarmature/langfuse"]!.missing).to.deep.equal(["@langfuse/core", "@langfuse/otel", "@langfuse/tracing", "@opentelemetry/api", "@opentelemetry/sdk-trace-base"]);
+    expect(r["openarmature/langfuse"]!.message).to.contain("run `npm install @langfuse/core@5.11.1 @langfuse/otel@5.11.1 @langfuse/tracing@5.11.1 @opentelemetry/api@^1.9.0 @opentelemetry/sdk-trace-base@^2.0.0`");
   });
 
   it("plain node runs a fan-out checkpointed to SQLite from the library entries", () => {

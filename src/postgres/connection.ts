@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { isConnectionError, PostgresStoreUnavailableError } from "./errors.ts";
+import { MissingPeerDependencyError, POSTGRES_PEERS } from "../peer-dependencies.ts";
 
 /** The result of a query, as the stores read it (node-postgres's `QueryResult`). */
 export interface PostgresQueryResult<R = Record<string, unknown>> {
@@ -54,7 +55,9 @@ function loadPg(who: string): PgModule {
   try {
     pgModule = createRequire(import.meta.url)("pg") as PgModule;
   } catch (e) {
-    throw new Error(`${who} needs node-postgres: install it with \`npm install pg\` (an optional peer dependency of openarmature)`, { cause: e });
+    // Only pg itself missing is the peer error; a failure inside an installed pg stays what it is.
+    if ((e as { code?: unknown }).code !== "MODULE_NOT_FOUND" || !String((e as Error).message).includes("'pg'")) throw e;
+    throw new MissingPeerDependencyError(`${who} (openarmature/postgres)`, POSTGRES_PEERS, { cause: e });
   }
   return pgModule;
 }
