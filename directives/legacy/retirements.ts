@@ -28,6 +28,48 @@ export const OTEL_BEHAVIOR_RETIREMENT: Retirement = {
   section: "conformance-adapter 0.120.1 §5.5",
 };
 
+/**
+ * `type: str` (sessions fixtures 004, 006, 010, 011): no spec version defines it — §5.2's primitives
+ * are `string`, `int`, `float`, `bool`, `any`, and a bareword is a record type the fixture defines.
+ * Decided once for every directory: read as `string`, counted as a deprecation, refused under
+ * `--strict-vocabulary`.
+ */
+export const STR_TYPE_RETIREMENT: Retirement = {
+  replacement: "string",
+  section: "conformance-adapter 0.120.1 §5.2 (primitives: string, int, float, bool, any)",
+  neverDefined: true,
+};
+
+const STR = /(^|[<,\s])str(?=$|[>,\s])/g;
+
+/**
+ * A `state:` value with every `str` in a field's type string (`str`, `list<str>`, `dict<str,int>`,
+ * in `fields` and in each `records.<name>.fields`) read as `string`, each use reported through
+ * {@link STR_TYPE_RETIREMENT} (strict: refused — the case then fails as fixture_directive_unknown).
+ */
+export function legacyStringTypes(value: Record<string, unknown>, path: KeyPath, ctx: ConfigureContext): Record<string, unknown> {
+  const rewrite = (fields: unknown, at: KeyPath): unknown => {
+    if (fields === null || typeof fields !== "object") return fields;
+    const out: Record<string, unknown> = {};
+    for (const [name, f] of Object.entries(fields as Record<string, unknown>)) {
+      const type = (f as { type?: unknown } | null)?.type;
+      if (typeof type === "string" && new RegExp(STR.source).test(type)) {
+        ctx.retiredForm("type: str", STR_TYPE_RETIREMENT, [...at, name, "type"]);
+        out[name] = { ...(f as object), type: type.replace(STR, "$1string") };
+      } else out[name] = f;
+    }
+    return out;
+  };
+  const records = value.records as Record<string, { fields?: unknown }> | undefined;
+  return {
+    ...value,
+    fields: rewrite(value.fields, [...path, "fields"]),
+    ...(records !== undefined && records !== null && typeof records === "object"
+      ? { records: Object.fromEntries(Object.entries(records).map(([r, def]) => [r, def !== null && typeof def === "object" && "fields" in def ? { ...def, fields: rewrite(def.fields, [...path, "records", r, "fields"]) } : def])) }
+      : {}),
+  };
+}
+
 /** The names of the case's `observers:` entries written with the retired `behavior: otel`. */
 export const LegacyOtelObservers = new SlotKey<Set<string>>("legacy OTel observers (behavior: otel)", () => new Set());
 

@@ -27,8 +27,8 @@ const entry = {
   },
 } as const;
 
-/** `mock_provider: {responses, capabilities, health_endpoint}` (§5.11). */
-@directive({ name: "mock_provider", at: "case", home: HOME, summary: "the mock provider's responses and capability flags" })
+/** `mock_provider: {responses, capabilities, health_endpoint}` (§5.11: a §5 directive, so general — recognized in every directory). */
+@directive({ name: "mock_provider", at: "case", home: "general", summary: "the mock provider's responses and capability flags" })
 export class MockProviderDirective {
   readonly schema = {
     type: "object",

@@ -17,7 +17,8 @@ interface Entry {
 
 const WIRE_NAME: Readonly<Record<string, string>> = { stop_sequences: "stop" };
 
-@directive({ name: "wire_requests", at: "expected", home: "llm-provider", summary: "per-attempt outbound requests" })
+// §5.11 defines it in §5 itself: general, recognized in every directory.
+@directive({ name: "wire_requests", at: "expected", home: "general", summary: "per-attempt outbound requests" })
 export class WireRequests {
   readonly scope = "call" as const;
   readonly schema = {

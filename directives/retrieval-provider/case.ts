@@ -19,6 +19,13 @@ import { FinalState, finalStateShape } from "../general/final-state.ts";
 import type { EmbeddingResponse, RerankResponse } from "../../src/retrieval/index.ts";
 
 const HOME = "retrieval-provider";
+/**
+ * §5.15 "gives [the retrieval vocabulary] a normative home" in §5 itself: the construction blocks,
+ * the mocks and the node calls are general — recognized in every directory (observability's
+ * retrieval fixtures use them unchanged). `mapping` and the `final_state` refinement stay this
+ * directory's: llm-provider defines a different `mapping` at the same position.
+ */
+const GENERAL = "general";
 
 /** §5.14 `chunk_size`: the per-request cap for the constructed provider. */
 const chunkSize = { type: "integer", minimum: 1 } as const;
@@ -44,7 +51,7 @@ for (const block of BLOCKS) {
     }
   }
   Object.defineProperty(ConstructionBlock, "name", { value: `Construction_${block.name}` });
-  directive({ name: block.name, at: "case", home: HOME, summary: `a bound ${block.vendor} ${block.kind} provider (§5.15)` })(ConstructionBlock);
+  directive({ name: block.name, at: "case", home: GENERAL, summary: `a bound ${block.vendor} ${block.kind} provider (§5.15)` })(ConstructionBlock);
 }
 
 /** `mapping: tei | jina | openai | cohere` — the §8.x wire mapping under test (absent: the stand-in). */
@@ -80,7 +87,7 @@ const mockEntry = {
   then: { properties: { status: { not: { type: "integer", minimum: 200, maximum: 299 } } } },
 } as const;
 
-@directive({ name: "mock_embedding", at: "case", home: HOME, summary: "the embedding mock's responses, one per request" })
+@directive({ name: "mock_embedding", at: "case", home: GENERAL, summary: "the embedding mock's responses, one per request" })
 export class MockEmbedding {
   readonly schema = { type: "array", items: mockEntry };
   configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
@@ -88,7 +95,7 @@ export class MockEmbedding {
   }
 }
 
-@directive({ name: "mock_rerank", at: "case", home: HOME, summary: "the rerank mock's responses, one per request" })
+@directive({ name: "mock_rerank", at: "case", home: GENERAL, summary: "the rerank mock's responses, one per request" })
 export class MockRerank {
   readonly schema = { type: "array", items: mockEntry };
   configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
@@ -112,7 +119,7 @@ interface EmbedValue {
 }
 
 /** `calls_embed: {input, config?, stores_response_in}` — the node calls embed() and stores the response. */
-@directive({ name: "calls_embed", at: "node", home: HOME, summary: "call the bound EmbeddingProvider.embed()" })
+@directive({ name: "calls_embed", at: "node", home: GENERAL, summary: "call the bound EmbeddingProvider.embed()" })
 export class CallsEmbed {
   readonly schema = {
     type: "object",
@@ -151,7 +158,7 @@ interface RerankValue {
 }
 
 /** `calls_rerank: {query, documents, top_k?, config?, model?, stores_response_in}` — the node calls rerank(). */
-@directive({ name: "calls_rerank", at: "node", home: HOME, summary: "call the bound RerankProvider.rerank()" })
+@directive({ name: "calls_rerank", at: "node", home: GENERAL, summary: "call the bound RerankProvider.rerank()" })
 export class CallsRerank {
   readonly schema = {
     type: "object",

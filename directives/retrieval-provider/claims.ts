@@ -9,6 +9,8 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import { RetrievalCallsFacet } from "../../harness/retrieval/facets.ts";
 import { CLAIM_FAMILIES, CLAIMS, type Test } from "./claim-table.ts";
 
+const GENERAL_CLAIMS = new Set(["no_embed_request_issued", "no_rerank_request_issued"]);
+
 function register(name: string | RegExp, test: Test, summary: string): void {
   class NamedClaim {
     readonly schema = { type: "boolean" };
@@ -20,7 +22,8 @@ function register(name: string | RegExp, test: Test, summary: string): void {
     }
   }
   Object.defineProperty(NamedClaim, "name", { value: `Claim_${typeof name === "string" ? name : name.source}` });
-  directive({ name, at: "invariant", home: "retrieval-provider", summary })(NamedClaim);
+  // §5.15's pre-send-reject invariants are §5 directives (general); the rest are this directory's fixture prose.
+  directive({ name, at: "invariant", home: typeof name === "string" && GENERAL_CLAIMS.has(name) ? "general" : "retrieval-provider", summary })(NamedClaim);
 }
 
 for (const [name, test] of Object.entries(CLAIMS)) register(name, test, "named claim (fixture prose)");

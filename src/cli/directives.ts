@@ -20,12 +20,12 @@ export const DIRECTIVES_USAGE = `usage: openarmature directives [--home NAME]...
   --json        one JSON record per directive: name, pattern, positions, home, sections, forms,
                 summary, kind, className, source
   --inventory   the seed §5 inventory instead of the listing: each row's status (implemented /
-                partly / not yet), overall and per built capability (with --json: one record
+                partly / not yet), overall and per capability directory (with --json: one record
                 per row, and the counts)
   --markdown    the docs/vocabulary.md document (the recognized vocabulary and the seed §5
                 inventory)
 
-The plain listing ends with the inventory's counts, overall and per built capability.`;
+The plain listing ends with the inventory's counts, overall and per capability directory.`;
 
 export async function directivesCommand(argv: string[]): Promise<number> {
   let args;
@@ -80,12 +80,11 @@ export async function directivesCommand(argv: string[]): Promise<number> {
 
 const counted = (c: Counts): string => `implemented ${c.implemented}, partly ${c.partly}, not yet ${c["not yet"]}`;
 
-/** The inventory's counts: overall, the rows that wait for nothing, and each built capability's. */
+/** The inventory's counts: overall, and each capability directory's. */
 export function inventorySummary(registry: DirectiveRegistry): string {
   const rows = inventory(registry);
   const lines = [
     `seed §5 inventory (docs/vocabulary.md): ${rows.length} rows — ${counted(countRows(rows))}`,
-    `  rows that wait for nothing: ${counted(countRows(rows.filter((r) => r.row.waits === undefined)))}`,
     ...perCapability(registry).map((c) => `  ${c.capability}: ${c.rows.length} rows — ${counted(c.counts)}`),
   ];
   return `${lines.join("\n")}\n`;
@@ -104,9 +103,8 @@ export function inventoryRecord(registry: DirectiveRegistry): object {
   const rows = inventory(registry);
   return {
     counts: countRows(rows),
-    waitingForNothing: countRows(rows.filter((r) => r.row.waits === undefined)),
     byCapability: Object.fromEntries(perCapability(registry).map((c) => [c.capability, { rows: c.rows.length, ...c.counts }])),
-    rows: rows.map((r) => ({ section: r.row.section, name: r.row.name, positions: r.row.at ?? [], home: r.row.home ?? "general", waits: r.row.waits ?? null, status: r.status, note: r.note })),
+    rows: rows.map((r) => ({ section: r.row.section, name: r.row.name, positions: r.row.at ?? [], home: r.row.home ?? "general", status: r.status, note: r.note })),
   };
 }
 

@@ -15,7 +15,7 @@ export type SeedStatus = "implemented" | "partly" | "not yet";
 export interface InventoryRow {
   readonly row: SeedRow;
   readonly status: SeedStatus;
-  /** Why: the homes that recognize it, the gap, or what it waits for. */
+  /** Why: the homes that recognize it, the gap, or what is missing. */
   readonly note: string;
 }
 
@@ -24,8 +24,24 @@ function concrete(name: string): string {
   return name.replace(/<[a-z_]+>/g, "x");
 }
 
+/** The directive a row is about: a sub-key's container, else the key before any " (form)" note. */
+export function rowDirective(row: SeedRow): string {
+  return row.of ?? row.name.split(" ")[0]!;
+}
+
+/**
+ * The registered names a row's key stands for: itself, or — for a family row such as `langfuse_*`
+ * ("per-shape definitions live in observability's note") — every string name at `at` with that prefix.
+ */
+function keysFor(registry: DirectiveRegistry, at: string, name: string): string[] {
+  if (!name.endsWith("*")) return [concrete(name)];
+  const prefix = name.slice(0, -1);
+  const names = registry.list().filter((r) => r.meta.at === at && typeof r.meta.name === "string" && r.meta.name.startsWith(prefix)).map((r) => r.meta.name as string);
+  return [...new Set(names)];
+}
+
 function nameMatches(name: string | RegExp, rowName: string): boolean {
-  if (typeof name === "string") return name === rowName;
+  if (typeof name === "string") return rowName.endsWith("*") ? name.startsWith(rowName.slice(0, -1)) : name === rowName;
   const m = name.exec(concrete(rowName));
   return m !== null && m[0] === concrete(rowName);
 }
@@ -37,20 +53,24 @@ function nameMatches(name: string | RegExp, rowName: string): boolean {
  */
 function recognizingHomes(registry: DirectiveRegistry, at: string, name: string, dir?: string): string[] {
   const found = new Set<string>();
-  for (const d of dir === undefined ? [...registry.homes()] : [dir]) {
-    const hit = registry.lookup(at, concrete(name), d);
-    if (hit) found.add(hit.meta.home);
+  for (const key of keysFor(registry, at, name)) {
+    for (const d of dir === undefined ? [...registry.homes()] : [dir]) {
+      const hit = registry.lookup(at, key, d);
+      if (hit) found.add(hit.meta.home);
+    }
+    if (dir !== undefined && found.size > 0 && registry.lookup(at, key, "general")?.meta.home === "general") found.add("general");
   }
-  if (dir !== undefined && found.size > 0 && registry.lookup(at, concrete(name), "general")?.meta.home === "general") found.add("general");
   return [...found].sort();
 }
 
-/** The capabilities this project builds (their rows must all be implemented, issue 10). */
-export const BUILT_CAPABILITIES = ["graph-engine", "pipeline-utilities", "suspension", "sessions"] as const;
+/** The capability directories the registry knows (every definition home but `general`), sorted. */
+export function capabilityDirectories(registry: DirectiveRegistry): string[] {
+  return [...registry.homes()].filter((h) => h !== "general").sort();
+}
 
-/** Whether a seed row applies to fixtures under `dir`: a §5 (general) row or one `dir`'s note defines, not waiting on another capability. */
+/** Whether a seed row applies to fixtures under `dir`: a §5 (general) row, or one `dir`'s note defines. */
 export function rowAppliesTo(row: SeedRow, dir: string): boolean {
-  return row.waits === undefined && (row.home === undefined || row.home === dir);
+  return row.home === undefined || row.home === dir;
 }
 
 /** Whether a JSON Schema names `key` as a property anywhere inside it (items, alternatives, nesting). */
@@ -80,10 +100,6 @@ export function inventory(registry: DirectiveRegistry, dir?: string): InventoryR
     return all.filter((r) => [...hits].some((m) => m!.home === r.meta.home && m!.at === r.meta.at));
   };
   return rows.map((row): InventoryRow => {
-    if (row.waits !== undefined) {
-      const seen = (row.at ?? []).flatMap((at) => homesOf(at, row.of ?? row.name));
-      if (row.structural || seen.length === 0) return { row, status: "not yet", note: `waits for ${row.waits}` };
-    }
     if (row.structural) {
       const key = row.key ?? row.name.split(" ")[0]!;
       const known = STRUCTURAL_KEYS.has(key) || META_KEYS.has(key);
@@ -92,7 +108,8 @@ export function inventory(registry: DirectiveRegistry, dir?: string): InventoryR
         : { row, status: "not yet", note: "missing" };
     }
     const positions = row.at ?? [];
-    const homesAt = positions.map((at) => homesOf(at, row.of ?? row.name));
+    const target = rowDirective(row);
+    const homesAt = positions.map((at) => homesOf(at, target));
     const missingAt = positions.filter((_, i) => homesAt[i]!.length === 0);
     if (missingAt.length === positions.length) return { row, status: "not yet", note: row.of ? `'${row.of}' is missing` : "missing" };
     const homes = [...new Set(homesAt.flat())];
@@ -129,7 +146,7 @@ export function inventory(registry: DirectiveRegistry, dir?: string): InventoryR
         }
       }
     }
-    const defs = defsFor(row.name, positions);
+    const defs = defsFor(target, positions);
     const governing = defs.find((r) => r.meta.home === wanted) ?? defs[0];
     for (const form of row.forms ?? []) {
       const why = schemaRejects(governing?.schema, form);
@@ -159,15 +176,9 @@ export function countRows(rows: ReadonlyArray<InventoryRow>): Counts {
   return c;
 }
 
-function waitingCounts(rows: ReadonlyArray<InventoryRow>): string {
-  const by = new Map<string, number>();
-  for (const r of rows) if (r.row.waits !== undefined && r.status === "not yet") by.set(r.row.waits, (by.get(r.row.waits) ?? 0) + 1);
-  return [...by].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([w, n]) => `${w} ${n}`).join(", ");
-}
-
-/** The inventory of each built capability ({@link BUILT_CAPABILITIES}), with its counts. */
+/** The inventory of each capability directory ({@link capabilityDirectories}), with its counts. */
 export function perCapability(registry: DirectiveRegistry): Array<{ capability: string; rows: InventoryRow[]; counts: Counts }> {
-  return BUILT_CAPABILITIES.map((capability) => {
+  return capabilityDirectories(registry).map((capability) => {
     const rows = inventory(registry, capability);
     return { capability, rows, counts: countRows(rows) };
   });
@@ -178,7 +189,6 @@ const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 export function renderVocabularyMarkdown(entries: ReadonlyArray<VocabularyEntry>, registry: DirectiveRegistry): string {
   const rows = inventory(registry);
   const total = countRows(rows);
-  const built = countRows(rows.filter((r) => r.row.waits === undefined));
   const out: string[] = [
     "# Directive vocabulary",
     "",
@@ -197,20 +207,22 @@ export function renderVocabularyMarkdown(entries: ReadonlyArray<VocabularyEntry>
     "- **partly**: recognized with a recorded gap: a missing position, only some directories, a sub-key the",
     "  governing schema does not name, a form §5 writes that the schema rejects (each row carries one sample",
     "  value per form, checked with ajv: acceptance, not behaviour), or a measured failure;",
-    "- **not yet**: not recognized; the note names the capability it waits for, or says *missing* when it",
-    "  belongs to a built capability.",
+    "- **not yet**: not recognized (*missing*), or a sub-key the governing schema rejects.",
+    "",
+    "Every capability is built, so nothing is marked as waiting: a row is judged only by what the registry",
+    "recognizes. A row without a home is a §5 (general) definition and must be recognized in every directory;",
+    "a row with a home is one the seed places in that directory's note (§5.8's position table, or a key §5",
+    "calls a per-directory extension).",
     "",
     "§5.10's value matchers (`<uuid>`, binding tokens, `non_empty_string`, `harness_parameterized`) live in",
     "the matcher (`src/conformance/matcher/`), not the registry, and are not rows here. Named claims and",
     "fixture-specific invariant predicates are listed in the second part (they come from fixtures' prose).",
     "",
     `Rows: ${rows.length} — implemented ${total.implemented}, partly ${total.partly}, not yet ${total["not yet"]}.`,
-    `For the built capabilities (rows that wait for nothing): ${built.implemented + built.partly + built["not yet"]} — implemented ${built.implemented}, partly ${built.partly}, not yet ${built["not yet"]}.`,
-    `Waiting rows by capability: ${waitingCounts(rows)}.`,
     "",
-    "Per built capability: the rows that apply to its fixtures (every §5 row that waits for nothing, plus",
-    "those its own note defines), each judged by what a fixture under that directory gets — the definition",
-    "its lookups resolve to and that definition's schema:",
+    "Per capability directory: the rows that apply to its fixtures (every §5 row, plus those its own note",
+    "defines), each judged by what a fixture under that directory gets — the definition its lookups resolve",
+    "to and that definition's schema:",
     "",
     "| capability | rows | implemented | partly | not yet | not implemented |",
     "| --- | ---: | ---: | ---: | ---: | --- |",

@@ -13,6 +13,8 @@ export interface Retirement {
   readonly replacement: string;
   /** The seed text that retires it, e.g. `conformance-adapter 0.120.1 §5.8`. */
   readonly section: string;
+  /** Set for a spelling no spec version defined (the corpus used it anyway): "not defined by" instead of "retired by". */
+  readonly neverDefined?: true;
 }
 
 /** One use of retired vocabulary in a case. */
@@ -33,7 +35,7 @@ export function strictVocabularyFromEnv(env: NodeJS.ProcessEnv = process.env): b
 
 /** The explanation a strict run gives for refusing a retired key. */
 export function refusal(r: Retirement): string {
-  return `retired by ${r.section}, refused under --strict-vocabulary; write ${r.replacement} instead`;
+  return `${r.neverDefined ? "not defined by" : "retired by"} ${r.section}, refused under --strict-vocabulary; write ${r.replacement} instead`;
 }
 
 export type { FixtureLocation };

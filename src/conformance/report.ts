@@ -92,7 +92,7 @@ export function formatDeprecations(results: ReadonlyArray<CaseResult>, limit = 5
   const all = summarizeDeprecations(results);
   if (all.length === 0) return "";
   const total = all.reduce((n, d) => n + d.count, 0);
-  const lines = [`deprecated vocabulary: ${total} use${total === 1 ? "" : "s"} of retired directives (checked through their replacements; --strict-vocabulary refuses them)`];
+  const lines = [`deprecated vocabulary: ${total} use${total === 1 ? "" : "s"} of vocabulary the 0.120.1 seed retires or never defined (checked through their replacements; --strict-vocabulary refuses them)`];
   for (const d of all) {
     lines.push(`  ${d.directive} ×${d.count} → ${d.replacement} (${d.section})`);
     for (const at of d.locations.slice(0, limit)) lines.push(`    at ${at}`);

@@ -204,7 +204,7 @@ describe("openarmature conform (the CLI, as a child process)", function () {
       expect(r.code, r.stderr + r.stdout).to.equal(0);
       expect(r.stdout).to.match(/capability\s+passed\s+failed\s+skipped\s+deprecated\s+seconds/);
       expect(r.stdout).to.match(/graph-engine\s+1\s+0\s+0\s+1\s/);
-      expect(r.stdout).to.contain("deprecated vocabulary: 1 use of retired directives");
+      expect(r.stdout).to.contain("deprecated vocabulary: 1 use of vocabulary the 0.120.1 seed retires or never defined");
       expect(r.stdout).to.contain("does_not_contain_event_of_type ×1 → event_count: {event_type: <T>, count: 0} (conformance-adapter 0.120.1 §5.5)");
       expect(r.stdout).to.contain(`at ${file}:17:7 (expected.observers.all.does_not_contain_event_of_type)`);
       const report = JSON.parse(readFileSync(join(TMP, "retired.json"), "utf8")) as {
@@ -236,7 +236,7 @@ describe("openarmature conform (the CLI, as a child process)", function () {
       ]);
       expect(lax.code, lax.stdout + lax.stderr).to.equal(0);
       expect(lax.stdout).to.contain("001-retired-collector (deprecated: does_not_contain_event_of_type → event_count: {event_type: <T>, count: 0})");
-      expect(lax.stdout).to.contain("deprecated vocabulary: 1 use of retired directives");
+      expect(lax.stdout).to.contain("deprecated vocabulary: 1 use of vocabulary the 0.120.1 seed retires or never defined");
       expect(lax.stdout).to.contain(`at ${file}:17:7`);
       expect(strict.code).to.equal(1);
       expect(strict.stdout).to.contain("[fixture_directive_unknown] fixture_directive_unknown: no directive 'does_not_contain_event_of_type' is recognized at position 'collector': retired by");

@@ -98,7 +98,7 @@ describe("legacy vocabulary: deprecations and --strict-vocabulary", function () 
     expect(table.split("\n")[0]).to.match(/skipped\s+deprecated\s+seconds/);
     expect(table).to.match(/total\s+2\s+0\s+0\s+4\s/);
     const block = formatDeprecations([used, used]);
-    expect(block).to.contain("8 uses of retired directives");
+    expect(block).to.contain("8 uses of vocabulary the 0.120.1 seed retires or never defined");
     expect(block).to.contain("otel_spans ×2 → span_tree");
     expect(block).to.contain("at graph-engine/900-test.yaml:");
     expect(summarizeDeprecations([used]).map((d) => d.count)).to.deep.equal([1, 1, 1, 1]);
@@ -137,5 +137,60 @@ describe("legacy vocabulary: deprecations and --strict-vocabulary", function () 
     expect(strictVocabularyFromEnv({ OA_STRICT_VOCABULARY: "true" })).to.equal(true);
     expect(strictVocabularyFromEnv({ OA_STRICT_VOCABULARY: "0" })).to.equal(false);
     expect(strictVocabularyFromEnv({})).to.equal(false);
+  });
+});
+
+describe("legacy vocabulary: type str (sessions 004 / 006 / 010 / 011), decided once for every directory", function () {
+  this.timeout(30_000);
+  const STR_STATE = `
+state:
+  fields:
+    name: {type: str, default: ""}
+    tags: {type: list<str>, reducer: append, default: []}
+    byName: {type: "dict<str,int>", default: {}}
+entry: a
+nodes:
+  a: {update: {name: x, tags: [t], byName: {x: 1}}}
+edges:
+  - {from: a, to: END}
+initial_state: {}
+expected:
+  final_state: {name: x, tags: [t], byName: {x: 1}}
+`;
+
+  for (const dir of ["graph-engine", "sessions", "observability"]) {
+    it(`${dir}: read as string and counted, at each type's own line`, async () => {
+      const registry = await loadConformance();
+      const [c] = casesOf(STR_STATE, dir);
+      const r = await runCaseToResult(c!, registry, { caseTimeoutMs: 20_000 });
+      expect(r.status, `${r.category}: ${r.message}`).to.equal("passed");
+      expect(r.deprecations.map((d) => [d.directive, d.replacement])).to.deep.equal([
+        ["type: str", "string"],
+        ["type: str", "string"],
+        ["type: str", "string"],
+      ]);
+      expect(r.deprecations[1]!.location).to.match(/:5:\d+ \(state\.fields\.tags\.type\)$/);
+    });
+  }
+
+  it("a str value is still checked as a string (a number is refused)", async () => {
+    const registry = await loadConformance();
+    const [c] = casesOf(STR_STATE.replace("update: {name: x,", "update: {name: 3,").replace("final_state: {name: x,", "final_state: {name: 3,"), "sessions");
+    const r = await runCaseToResult(c!, registry, { caseTimeoutMs: 20_000 });
+    expect(r.status).to.equal("failed");
+    expect(r.message).to.contain("state_validation_error");
+    expect(r.message).to.contain("/name must be string");
+  });
+
+  it("strict: refused as fixture_directive_unknown, naming string and saying no version defines str (graph-engine and sessions alike)", async () => {
+    const registry = await loadConformance();
+    const [g] = casesOf(STR_STATE, "graph-engine");
+    const rg = await runCaseToResult(g!, registry, { strictVocabulary: true, caseTimeoutMs: 20_000 });
+    expect(rg.category, rg.message ?? "").to.equal("fixture_directive_unknown");
+    expect(rg.message).to.contain("write string instead");
+    const [c] = casesOf(STR_STATE, "sessions");
+    const r = await runCaseToResult(c!, registry, { strictVocabulary: true, caseTimeoutMs: 20_000 });
+    expect(r.category, r.message ?? "").to.equal("fixture_directive_unknown");
+    expect(r.message).to.contain("no directive 'type: str' is recognized at position 'case': not defined by conformance-adapter 0.120.1 §5.2 (primitives: string, int, float, bool, any), refused under --strict-vocabulary; write string instead");
   });
 });

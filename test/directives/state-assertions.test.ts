@@ -96,7 +96,8 @@ directiveTester("state: a bareword one typo from a type name is not a record", {
   valid: [],
   invalid: [
     { code: `${recordGraph("list<strng>", "[a]")}\nexpected: {final_state: {pts: [a]}}`, category: "fixture_schema_invalid", message: ["'strng' is not a type name", "did you mean 'string'"] },
-    { code: `${recordGraph("list<str>", "[a]")}\nexpected: {final_state: {pts: [a]}}`, category: "fixture_schema_invalid", message: "did you mean 'string'" },
+    // `str` is not a record either: the legacy bundle reads it as `string` in every directory and
+    // --strict-vocabulary refuses it (test/directives/legacy.test.ts, "type str").
     { code: `${recordGraph("dict<string,lsit>", "{}")}\nexpected: {final_state: {pts: {}}}`, category: "fixture_schema_invalid", message: "did you mean 'list'" },
   ],
 });
