@@ -26,6 +26,7 @@ export const LANGFUSE_PEERS: ReadonlyArray<PeerDependency> = [
   { name: "@langfuse/otel", range: "5.11.1" },
   { name: "@langfuse/tracing", range: "5.11.1" },
   { name: "@opentelemetry/api", range: "^1.9.0" },
+  { name: "@opentelemetry/api-logs", range: "0.223.1" },
   { name: "@opentelemetry/sdk-trace-base", range: "^2.0.0" },
 ];
 

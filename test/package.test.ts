@@ -198,8 +198,10 @@ describe("package: the packed tarball installed into an empty folder", function 
         "run `npm install @opentelemetry/api@^1.9.0 @opentelemetry/api-logs@0.223.1 @opentelemetry/sdk-trace-base@^2.0.0`",
     });
     expect(r["openarmature/langfuse"]!.code).to.equal("ERR_OPENARMATURE_MISSING_PEER");
-    expect(r["openarmature/langfuse"]!.missing).to.deep.equal(["@langfuse/core", "@langfuse/otel", "@langfuse/tracing", "@opentelemetry/api", "@opentelemetry/sdk-trace-base"]);
-    expect(r["openarmature/langfuse"]!.message).to.contain("run `npm install @langfuse/core@5.11.1 @langfuse/otel@5.11.1 @langfuse/tracing@5.11.1 @opentelemetry/api@^1.9.0 @opentelemetry/sdk-trace-base@^2.0.0`");
+    expect(r["openarmature/langfuse"]!.missing).to.deep.equal(["@langfuse/core", "@langfuse/otel", "@langfuse/tracing", "@opentelemetry/api", "@opentelemetry/api-logs", "@opentelemetry/sdk-trace-base"]);
+    expect(r["openarmature/langfuse"]!.message).to.contain(
+      "run `npm install @langfuse/core@5.11.1 @langfuse/otel@5.11.1 @langfuse/tracing@5.11.1 @opentelemetry/api@^1.9.0 @opentelemetry/api-logs@0.223.1 @opentelemetry/sdk-trace-base@^2.0.0`",
+    );
   });
 
   it("plain node runs a fan-out checkpointed to SQLite from the library entries", () => {

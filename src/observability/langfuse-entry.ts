@@ -9,6 +9,7 @@ import { LANGFUSE_PEERS, requirePeers } from "../peer-dependencies.ts";
 requirePeers("openarmature/langfuse", LANGFUSE_PEERS, (s) => import.meta.resolve(s));
 
 export const {
+  LANGFUSE_DIAGNOSTICS,
   LLM_SPAN,
   LangfuseObserver,
   LangfuseProviderIsolationError,
