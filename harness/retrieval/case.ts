@@ -105,12 +105,15 @@ export function repeatMessage(char: string, bytes: number): string {
 }
 
 /**
- * A fixture entry as the mock serves it. A `raises` entry's literal message reaches the provider's
- * error as the body's `error.message` (the message every mapping reads), the status still
- * deciding the §7 category; `error_type` names an exception class, which the wire cannot carry.
+ * A fixture entry as the mock serves it. A `raises` entry's literal error reaches the provider's
+ * error through the wire, as a vendor's would: `message` (or `message_repeat`) as the body's
+ * `error.message` (the message every mapping reads) and `error_type` as `error.type` (the vendor
+ * error type the typed failure event reports); the status still decides the §7 category.
  */
 function toMockEntry(e: RetrievalMockEntry): MockEntry {
-  const message = e.raises?.message ?? (e.raises?.message_repeat ? repeatMessage(e.raises.message_repeat.char, e.raises.message_repeat.bytes) : undefined);
-  const body = e.body !== undefined ? e.body : message !== undefined ? { error: { message } } : undefined;
+  const r = e.raises;
+  const message = r?.message ?? (r?.message_repeat ? repeatMessage(r.message_repeat.char, r.message_repeat.bytes) : undefined);
+  const error = r === undefined ? undefined : { ...(r.error_type !== undefined ? { type: r.error_type } : {}), ...(message !== undefined ? { message } : {}) };
+  const body = e.body !== undefined ? e.body : error !== undefined ? { error } : undefined;
   return { status: e.status, ...(body !== undefined ? { body } : {}) };
 }

@@ -10,6 +10,7 @@ import { currentNodeContext, getInvocationMetadata, lineageOf, preciseNow, type 
 import { activePrompt, activePromptGroup, activeTokenBudget } from "../prompts/context.ts";
 import { declaredFields, type RuntimeConfig } from "./config.ts";
 import { LlmProviderError, StructuredOutputInvalid } from "./errors.ts";
+import { vendorErrorType } from "./wire-errors.ts";
 import {
   eventMessage,
   eventToolCall,
@@ -83,21 +84,6 @@ function failureResponse(e: unknown): LlmResponseSide | undefined {
   };
 }
 
-/** The vendor's error type from a §7 error's body (`error.type` / `error.code`), else the class name. */
-function errorType(e: unknown): string | null {
-  const body = (e as { body?: unknown }).body;
-  if (typeof body === "string" && body.length > 0) {
-    try {
-      const parsed = JSON.parse(body) as { error?: { type?: unknown; code?: unknown; status?: unknown } };
-      const t = parsed?.error?.type ?? parsed?.error?.code ?? parsed?.error?.status;
-      if (typeof t === "string" && t !== "") return t;
-    } catch {
-      // not JSON: fall back to the class name
-    }
-  }
-  return e instanceof Error ? e.name : null;
-}
-
 /** One in-flight attempt. */
 interface OpenAttempt {
   readonly attempt: Attempt;
@@ -167,7 +153,7 @@ export class LlmCallObservation {
     const response = failureResponse(e);
     this.#attempts.push({
       ...base,
-      failure: { category: categoryOf(e), type: errorType(e), message: e instanceof Error ? e.message : String(e), error: e },
+      failure: { category: categoryOf(e), type: vendorErrorType(e), message: e instanceof Error ? e.message : String(e), error: e },
       ...(response ? { response } : {}),
     });
   }
@@ -213,7 +199,7 @@ export class LlmCallObservation {
       ...this.#request(),
       ...(failureResponse(error) ?? NO_RESPONSE),
       errorCategory: error.category,
-      errorType: errorType(error),
+      errorType: vendorErrorType(error),
       errorMessage: error.message,
       timestamp: preciseNow(),
     });

@@ -51,3 +51,20 @@ export function errorMessage(body: Record<string, unknown> | undefined): string 
   const m = typeof err === "object" && err !== null ? (err as Record<string, unknown>)["message"] : typeof err === "string" ? err : body?.["message"];
   return typeof m === "string" ? m : "";
 }
+
+/**
+ * The vendor's error type from a §7 error's body — `error.type` / `error.code` / `error.status`
+ * (OpenAI, Anthropic, Gemini), or TEI's top-level `error_type` — else the error's class name
+ * (graph-engine §6 `error_type`: a vendor error code or the exception class name).
+ */
+export function vendorErrorType(e: unknown): string | null {
+  const body = (e as { body?: unknown } | null)?.body;
+  if (typeof body === "string" && body.length > 0) {
+    const parsed = errorBody(body);
+    const err = parsed?.["error"];
+    const inner = typeof err === "object" && err !== null ? (err as Record<string, unknown>) : {};
+    const t = inner["type"] ?? inner["code"] ?? inner["status"] ?? parsed?.["error_type"];
+    if (typeof t === "string" && t !== "") return t;
+  }
+  return e instanceof Error ? e.name : null;
+}

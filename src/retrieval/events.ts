@@ -20,6 +20,7 @@
 import { randomUUID } from "node:crypto";
 import { currentNodeContext, getInvocationMetadata, lineageOf, lineageRecord, registerEventFamily, type EventLineage, type InvocationMetadata } from "../graph/index.ts";
 import { activePrompt, activePromptGroup, type ActivePrompt, type ActivePromptGroup } from "../prompts/context.ts";
+import { vendorErrorType } from "../llm/wire-errors.ts";
 import type { EmbeddingResponse, EmbeddingRuntimeConfig, EmbeddingUsage, RerankResponse, RerankRuntimeConfig, RerankUsage, ScoredDocument } from "./types.ts";
 
 /** What the embedding and rerank events share: lineage, provider identity, request side. */
@@ -52,7 +53,7 @@ interface RetrievalEventBase extends EventLineage {
 interface FailureFields {
   /** The llm-provider §7 category (retrieval-provider §7 subset). */
   readonly errorCategory: string;
-  /** The exception class name, or `null`. */
+  /** The vendor's error type from the error body, else the exception class name, or `null`. */
   readonly errorType: string | null;
   /** The exception message (`""` when it had none). */
   readonly errorMessage: string;
@@ -165,7 +166,7 @@ function failure(e: unknown): FailureFields | undefined {
   if (typeof category !== "string") return undefined;
   return {
     errorCategory: category,
-    errorType: e instanceof Error ? e.constructor.name : null,
+    errorType: vendorErrorType(e),
     errorMessage: e instanceof Error ? e.message : e === undefined || e === null ? "" : String(e),
     error: e,
   };

@@ -43,12 +43,16 @@ function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
   };
 }
 
-/** The shared §8 status table, with the provider's own message when its body has one. */
+/**
+ * The shared §8 status table. The message is the provider's own message verbatim when its body has
+ * one (as for the LLM mappings, `httpError`), else `<provider> answered HTTP <status>`; the status
+ * and body stay on the error.
+ */
 export function mapHttpError(provider: string) {
   return (status: number, bodyText: string, hdrs: Headers): LlmProviderError => {
     const body = errorBody(bodyText);
     const detail = errorMessage(body) || (typeof body?.["detail"] === "string" ? (body["detail"] as string) : "");
-    return httpError(provider, statusCategory(status), status, bodyText, detail ? `${provider}: ${detail} (HTTP ${status})` : "", hdrs);
+    return httpError(provider, statusCategory(status), status, bodyText, detail, hdrs);
   };
 }
 

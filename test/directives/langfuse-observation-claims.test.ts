@@ -1,7 +1,7 @@
 import { directiveTester } from "./tester.ts";
 
 /** 083 / 137's shape: one embedding call through the Langfuse observer, succeeding or failing with 503. */
-const embed = (claims: string, opts: { fail?: boolean; payload?: boolean; raises?: boolean } = {}) => `
+const embed = (claims: string, opts: { fail?: boolean; payload?: boolean; raises?: boolean; unservedRaises?: boolean } = {}) => `
 state: {fields: {r: {type: record, default: null}}}
 entry: embed_node
 nodes:
@@ -21,7 +21,9 @@ ${
       data:
         - {object: embedding, index: 0, embedding: [0.1, 0.2]}
         - {object: embedding, index: 1, embedding: [0.3, 0.4]}
-      usage: {prompt_tokens: 4, total_tokens: 4}`
+      usage: {prompt_tokens: 4, total_tokens: 4}${opts.unservedRaises ? `
+  - status: 503
+    raises: {error_type: "ServiceUnavailableError", message: "the embedding endpoint returned 503"}` : ""}`
 }
 langfuse_observer: {disable_provider_payload: ${opts.payload === false ? "false" : "true"}}
 ${opts.fail ? "expected_error: {category: provider_unavailable, raised_from: embed_node}\n" : ""}expected:
@@ -76,7 +78,8 @@ directiveTester("Langfuse observation claims (observability 035, 083, 117, 137, 
     { code: embed("    failure_observation_carries_no_output: true"), message: "not a failure observation" },
     { code: embed("    error_category_is_status_message: true"), message: 'level "DEFAULT"' },
     { code: embed("    error_type_asserted_literally_from_raises: true", { fail: true }), message: "declare no raises" },
-    { code: embed("    error_message_asserted_literally_from_raises: true", { fail: true, raises: true }), message: "metadata.error_message" },
+    // The raises entry is never served (the one call succeeds): the observation carries no error_message.
+    { code: embed("    error_message_asserted_literally_from_raises: true", { unservedRaises: true }), message: "metadata.error_message" },
     { code: embed("    failed_generation_carries_output_usage_finish_reason: true", { fail: true }), message: "output is absent" },
   ],
 });

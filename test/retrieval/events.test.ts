@@ -82,6 +82,20 @@ describe("retrieval typed events (graph-engine §6, observability §5.5.9 / §5.
     expect(retrievalEventRecord(e)).to.not.have.any.keys("usage", "response_id", "output_vectors", "dimensions");
   });
 
+  it("a failure event carries the vendor's error type and message verbatim (error_type / error_message; the status fixes the category)", async () => {
+    // Before: error_type was the class name (LlmProviderError) and error_message "<provider>: <message> (HTTP 503)".
+    const p = embedder([{ status: 503, json: { error: { type: "ServiceUnavailableError", message: "the embedding endpoint returned 503" } } }]);
+    const { events } = await inNode(() => p.embed(["a"]));
+    const e = events[0] as EmbeddingFailedEvent;
+    expect([e.errorCategory, e.errorType, e.errorMessage]).to.deep.equal(["provider_unavailable", "ServiceUnavailableError", "the embedding endpoint returned 503"]);
+    // TEI's error body names its type at the top level; without any type the class name stays.
+    const tei = embeddingProviders.create("tei", { model: "m", baseUrl: BASE, fetch: fakeFetch([{ status: 413, json: { error: "too long", error_type: "Validation" } }]).fetch });
+    const t = (await inNode(() => tei.embed(["a"]))).events[0] as EmbeddingFailedEvent;
+    expect([t.errorCategory, t.errorType, t.errorMessage]).to.deep.equal(["provider_invalid_request", "Validation", "too long"]);
+    const bare = (await inNode(() => embedder([{ status: 503, json: {} }]).embed(["a"]))).events[0] as EmbeddingFailedEvent;
+    expect([bare.errorType, bare.errorMessage]).to.deep.equal(["LlmProviderError", "OpenAI-compatible embeddings answered HTTP 503"]);
+  });
+
   it("a pre-send refusal is a failure event too (nothing was sent)", async () => {
     const p = embedder([]);
     const { events } = await inNode(() => p.embed([]));
