@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { SpanStatusCode, type HrTime } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
+import { capPayloadValue, DEFAULT_PAYLOAD_BYTE_CAP, truncatePayload } from "./truncation.ts";
 
 /** A Langfuse observation type (the ones this mapping renders). */
 export type LangfuseObservationType = "span" | "generation" | "embedding" | "retriever" | "tool" | "event";
@@ -114,6 +115,28 @@ export interface RenderOptions {
   readonly disableProviderPayload?: boolean;
   /** §8.9: render no Generation for LLM calls (default false). */
   readonly disableLlmSpans?: boolean;
+  /**
+   * §5.5.5 / §8.7: this observer's own byte cap, applied directly to the values the mapping writes
+   * that no span attribute carried (an embedding's output vectors, a failure's error_message);
+   * default 65,536. Values read from span attributes arrive already cut by the same cap.
+   */
+  readonly payloadByteCap?: number;
+  /**
+   * What the typed provider event behind a provider-call span carried beyond its attributes
+   * (§8.4.3–§8.4.7 read the event: output vectors, the failure's error_type / error_message).
+   * Without it, a failure's error_type / error_message come from the span's exception event.
+   */
+  readonly eventFacts?: (span: ReadableSpan) => ProviderEventFacts | undefined;
+}
+
+/** The fields of a typed provider event (graph-engine §6) the Langfuse rows read that are not span attributes. */
+export interface ProviderEventFacts {
+  /** A failure's `error_type` (the vendor error type or the exception class name). */
+  readonly errorType?: string | null;
+  /** A failure's `error_message`, untruncated. */
+  readonly errorMessage?: string;
+  /** An `EmbeddingEvent`'s `output_vectors` (never a span attribute, §5.5.8). */
+  readonly outputVectors?: readonly (readonly number[])[];
 }
 
 /** The spans of one invocation, grouped by OTel trace. */
@@ -293,6 +316,7 @@ function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: Langfu
   if (Object.keys(budget).length > 0) metadata["token_budget"] = budget;
   const exceeded = a["openarmature.llm.token_budget.exceeded"];
   if (exceeded !== undefined) metadata["token_budget_exceeded"] = exceeded;
+  if (base.level === "ERROR") Object.assign(metadata, failureMetadata(s, options));
   const payload = options.disableProviderPayload === false;
   if (payload && a["openarmature.llm.request.extras"] !== undefined) metadata["request_extras"] = parsedPayload(a["openarmature.llm.request.extras"]);
   const modelParameters: Record<string, unknown> = {};
@@ -370,25 +394,46 @@ function renderProviderCall(s: ReadableSpan, type: LangfuseObservationType, chil
   for (const [from, to] of Object.entries(PROVIDER_METADATA)) if (a[from] !== undefined) metadata[to] = a[from];
   if (a["gen_ai.response.id"] !== undefined) metadata["openarmature_response_id"] = a["gen_ai.response.id"];
   const payload = options.disableProviderPayload === false;
-  const exception = s.events.find((e) => e.name === "exception")?.attributes;
-  if (base.level === "ERROR" && exception) {
-    if (exception["exception.type"] !== undefined) metadata["error_type"] = exception["exception.type"];
-    if (exception["exception.message"] !== undefined) metadata["error_message"] = exception["exception.message"];
-  }
+  if (base.level === "ERROR") Object.assign(metadata, failureMetadata(s, options));
   const usageDetails: Record<string, number> = {};
   if (typeof a["gen_ai.usage.input_tokens"] === "number") usageDetails["input"] = a["gen_ai.usage.input_tokens"];
   if (typeof a["openarmature.rerank.search_units"] === "number") usageDetails["searchUnits"] = a["openarmature.rerank.search_units"];
   const model = a["gen_ai.response.model"] ?? a["gen_ai.request.model"];
   const io = PROVIDER_PAYLOAD[type] ?? {};
-  const input = payload && io.input !== undefined ? a[io.input] : undefined;
-  const output = payload && io.output !== undefined && base.level !== "ERROR" ? a[io.output] : undefined;
+  let input = payload && io.input !== undefined && a[io.input] !== undefined ? parsedPayload(a[io.input]) : undefined;
+  // §8.4.7: a Retriever's input is the query (a plain string attribute) and the documents together.
+  if (type === "retriever" && input !== undefined) input = { query: a[io.input!], documents: parsedPayload(a["openarmature.rerank.documents"] ?? "[]") };
+  let output = payload && io.output !== undefined && base.level !== "ERROR" && a[io.output] !== undefined ? parsedPayload(a[io.output]) : undefined;
+  // §8.4.5: the output vectors are no span attribute (§5.5.8); they come from the event, under this observer's cap.
+  const vectors = type === "embedding" ? options.eventFacts?.(s)?.outputVectors : undefined;
+  if (payload && base.level !== "ERROR" && vectors !== undefined) output = capPayloadValue(vectors, options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP);
   return {
     ...base,
     type,
     metadata,
     ...(type !== "tool" ? { usageDetails } : {}),
     ...(type !== "tool" && typeof model === "string" ? { model } : {}),
-    ...(input !== undefined ? { input: parsedPayload(input) } : {}),
-    ...(output !== undefined ? { output: parsedPayload(output) } : {}),
+    ...(input !== undefined ? { input } : {}),
+    ...(output !== undefined ? { output } : {}),
   };
+}
+
+/**
+ * A failed observation's `error_type` / `error_message` (§8.4.5–§8.4.7, and the failed Generation):
+ * from the typed event behind the span when known, else the span's exception event. The message
+ * is written by this mapping directly — no span attribute carries it — so this observer's own cap
+ * applies to it (§5.5.5, §8.7); error_type is a classification token and is never cut.
+ * Both stay whatever the payload flag: observability §8.4.5–§8.4.7 as this project implements them
+ * list them beside the status for every failure (fixtures 137 / 150 / 151 assert error_message
+ * with disable_provider_payload: true).
+ */
+function failureMetadata(s: ReadableSpan, options: RenderOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const facts = options.eventFacts?.(s);
+  const exception = s.events.find((e) => e.name === "exception")?.attributes;
+  const type = facts?.errorType ?? exception?.["exception.type"];
+  const message = facts?.errorMessage ?? exception?.["exception.message"];
+  if (type !== undefined && type !== null) out["error_type"] = type;
+  if (message !== undefined) out["error_message"] = truncatePayload(String(message), options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP);
+  return out;
 }

@@ -25,9 +25,9 @@ import { createObservationAttributes, createTraceAttributes } from "@langfuse/tr
 import { LangfuseSpanProcessor } from "@langfuse/otel";
 import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../graph/index.ts";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
-import { renderInvocation, type LangfuseObservation, type LangfuseTrace } from "./langfuse-mapping.ts";
+import { LLM_SPAN, renderInvocation, type LangfuseObservation, type LangfuseTrace, type ProviderEventFacts } from "./langfuse-mapping.ts";
 import { OTelObserver, type OTelObserverOptions } from "./otel-observer.ts";
-import { DEFAULT_PAYLOAD_BYTE_CAP, truncatePayload } from "./truncation.ts";
+import { capPayloadValue, DEFAULT_PAYLOAD_BYTE_CAP } from "./truncation.ts";
 
 /** Langfuse credentials (mode (b)). */
 export interface LangfuseCredentials {
@@ -167,11 +167,21 @@ export function isGlobalTracerProvider(p: TracerProvider): boolean {
   return p === trace.getTracerProvider() || p === globalProvider();
 }
 
-/** Collects the internal OTel observer's ended spans by trace id. */
+/** The provider-call spans the private OTel observer renders from typed events. */
+const PROVIDER_SPANS = new Set([LLM_SPAN, "openarmature.embedding.complete", "openarmature.rerank.complete", "openarmature.tool.call"]);
+
+/**
+ * Collects the internal OTel observer's ended spans by trace id, and ties each provider-call span
+ * to the facts of the typed event it was rendered from (`tagging`, set while that event is handed
+ * over: the OTel observer ends a provider span synchronously inside `onTypedEvent`).
+ */
 class Collector implements SpanProcessor {
   readonly byTrace = new Map<string, ReadableSpan[]>();
+  readonly facts = new WeakMap<ReadableSpan, ProviderEventFacts>();
+  tagging: ProviderEventFacts | undefined;
   onStart(): void {}
   onEnd(span: ReadableSpan): void {
+    if (this.tagging !== undefined && PROVIDER_SPANS.has(span.name)) this.facts.set(span, this.tagging);
     const id = span.spanContext().traceId;
     let l = this.byTrace.get(id);
     if (!l) this.byTrace.set(id, (l = []));
@@ -379,7 +389,12 @@ export class LangfuseObserver implements InvocationHooks {
    * handed to the private OTel observer, whose provider-call spans the §8.4.3–§8.4.7 rows read.
    */
   onTypedEvent(event: unknown): void {
-    (this.#otel as { onTypedEvent?: (e: unknown) => void }).onTypedEvent?.(event);
+    this.#collector.tagging = eventFacts(event);
+    try {
+      (this.#otel as { onTypedEvent?: (e: unknown) => void }).onTypedEvent?.(event);
+    } finally {
+      this.#collector.tagging = undefined;
+    }
   }
 
   onInvocationEnd(info: InvocationInfo, end: InvocationEnd): void {
@@ -398,6 +413,8 @@ export class LangfuseObserver implements InvocationHooks {
       const traces = renderInvocation(spans, { ...(r.label !== undefined ? { name: r.label } : {}), input, output }, {
         disableProviderPayload: this.disableProviderPayload || this.payloadSuppressed,
         disableLlmSpans: this.#options.disableLlmSpans ?? false,
+        payloadByteCap: this.payloadByteCap,
+        eventFacts: (span) => this.#collector.facts.get(span),
       });
       for (const t of traces) this.#emit(this.payloadSuppressed ? payloadFree(t) : t);
     });
@@ -414,8 +431,7 @@ export class LangfuseObserver implements InvocationHooks {
 
   /** A payload value within the byte cap: itself, or its serialization truncated (§5.5.5). */
   #capped(value: unknown): unknown {
-    const json = JSON.stringify(value) ?? "null";
-    return Buffer.byteLength(json, "utf8") <= this.payloadByteCap ? value : truncatePayload(json, this.payloadByteCap);
+    return capPayloadValue(value, this.payloadByteCap);
   }
 
   /** The ended spans of the invocation's traces (its own and the detached ones), removed from the collector. */
@@ -512,6 +528,26 @@ function diagnostics(options: LangfuseObserverOptions): (d: LangfuseDiagnostic) 
     logger?.emit({ severityNumber: SeverityNumber.WARN, severityText: d.level, eventName: d.eventName, body: d.message });
     callback?.(d);
   };
+}
+
+/** The §8.4.3–§8.4.7 fields of a typed provider event that no span attribute carries (undefined for other events). */
+function eventFacts(event: unknown): ProviderEventFacts | undefined {
+  const e = event as { kind?: unknown; errorType?: string | null; errorMessage?: string; outputVectors?: readonly (readonly number[])[] };
+  switch (e.kind) {
+    case "embedding":
+      return { outputVectors: e.outputVectors ?? [] };
+    case "llm_failed":
+    case "embedding_failed":
+    case "rerank_failed":
+    case "tool_call_failed":
+      return { errorType: e.errorType ?? null, ...(e.errorMessage !== undefined ? { errorMessage: e.errorMessage } : {}) };
+    case "llm_completion":
+    case "rerank":
+    case "tool_call":
+      return {};
+    default:
+      return undefined;
+  }
 }
 
 function earlier(a: ReadableSpan, b: ReadableSpan): boolean {

@@ -25,6 +25,7 @@ export type {
   LangfuseObservation,
   LangfuseObservationType,
   LangfuseTrace,
+  ProviderEventFacts,
   RenderOptions,
   TraceFields,
 } from "./langfuse-mapping.ts";

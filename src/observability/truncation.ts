@@ -30,3 +30,13 @@ export function truncatePayload(value: string, cap: number = DEFAULT_PAYLOAD_BYT
   while (n > 0 && n < bytes.length && (bytes[n]! & 0xc0) === 0x80) n--;
   return bytes.subarray(0, n).toString("utf8") + marker;
 }
+
+/**
+ * A structured payload value within `cap` (§5.5.5 applied to a value written directly, §8.7): the
+ * value itself when its JSON serialization fits, else that serialization truncated — a string,
+ * no longer parseable JSON, which is the truncation signal.
+ */
+export function capPayloadValue(value: unknown, cap: number = DEFAULT_PAYLOAD_BYTE_CAP): unknown {
+  const json = JSON.stringify(value) ?? "null";
+  return Buffer.byteLength(json, "utf8") <= cap ? value : truncatePayload(json, cap);
+}

@@ -54,6 +54,7 @@ directiveTester("Langfuse observation claims (observability 035, 083, 117, 137, 
   template: (b) => b,
   capability: "observability",
   valid: [
+    embed("    error_type_asserted_literally_from_raises: true\n    error_message_asserted_literally_from_raises: true\n    error_category_still_from_status: true", { fail: true, raises: true }),
     embed("    langfuse_trace_id_is_uuid_hex_dashes_stripped: true\n    observation_type_is_embedding_not_generation: true\n    input_and_output_suppressed_under_default_privacy_posture: true"),
     embed("    renders_as_embedding_observation_not_generation: true", { payload: false }),
     embed("    embedding_failure_renders_error_level: true\n    error_category_is_status_message: true\n    failure_observation_carries_no_output: true", { fail: true }),
