@@ -8,9 +8,11 @@ import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/confo
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { capturedLangfuse, isLangfuseObservationSpan, isPayloadBearing, useLangfuseCapture, type RecordedTrace } from "../../harness/observability/langfuse.ts";
+import { capturedLangfuseAll, isLangfuseObservationSpan, isPayloadBearing, useLangfuseCapture, type RecordedTrace } from "../../harness/observability/langfuse.ts";
 import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
-import { capturedSpans } from "../../harness/observability/spans.ts";
+import { capturedSpans, truncationEntriesHold } from "../../harness/observability/spans.ts";
+import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+import type { KeyPath } from "../../src/conformance/source.ts";
 
 /**
  * A §8.4.1 caller hook (`trace_input_from_state` / `trace_output_from_state`): `{field: <name>}`
@@ -85,13 +87,19 @@ export class LangfuseObserverConfig {
 
 const METADATA: Shape = Shapes.document({ mapping: "named" });
 const KEYS_ABSENT: Shape = Shapes.equivalent((exp, act) => Array.isArray(exp) && (exp as string[]).every((k) => !Object.hasOwn(act as object, k)));
+/** `metadata_truncation` (§5.5, proposal 0119): each named metadata field present and truncated per §5.5.5. */
+const METADATA_TRUNCATION: Shape = Shapes.equivalent((exp, act) => {
+  const { metadata, fullPayloads } = act as { metadata: Record<string, unknown>; fullPayloads: readonly string[] };
+  return truncationEntriesHold(exp, metadata, fullPayloads);
+});
 
-/** An observation entry: named keys; metadata a subset (§5.5), metadata_absent, children unordered. */
+/** An observation entry: named keys; metadata a subset (§5.5), metadata_absent, metadata_truncation, children unordered. */
 export const OBSERVATION_ENTRY: Shape = Shapes.recursive((self) =>
   Shapes.named({
     keys: {
       metadata: METADATA,
       metadata_absent: KEYS_ABSENT,
+      metadata_truncation: METADATA_TRUNCATION,
       usage: METADATA,
       usageDetails: METADATA,
       modelParameters: METADATA,
@@ -108,8 +116,11 @@ export const TRACE_ENTRY: Shape = Shapes.named({
   keys: { metadata: METADATA, input: Shapes.document(), output: Shapes.document(), observations: Shapes.list("unordered", OBSERVATION_ENTRY) },
 });
 
-/** The record an entry is matched against (metadata_absent reads the metadata map). */
-function view(t: RecordedTrace): Record<string, unknown> {
+/**
+ * The record an entry is matched against (metadata_absent reads the metadata map,
+ * metadata_truncation the metadata map and the call's untruncated payloads).
+ */
+function view(t: RecordedTrace, fullPayloads: readonly string[] = []): Record<string, unknown> {
   const obs = (o: RecordedTrace["observations"][number]): Record<string, unknown> => {
     const { startTime: _t, children, ...rest } = o;
     // input_parses_as_messages (fixture 023): the Generation input, parsed back to the message list.
@@ -118,6 +129,7 @@ function view(t: RecordedTrace): Record<string, unknown> {
     return {
       ...rest,
       metadata_absent: o.metadata,
+      metadata_truncation: { metadata: o.metadata, fullPayloads },
       usage: o.usageDetails,
       input_parses_as_messages: o.input,
       input_is_raw_string_with_marker: truncated,
@@ -125,6 +137,44 @@ function view(t: RecordedTrace): Record<string, unknown> {
     };
   };
   return { ...t, observations: t.observations.map(obs) };
+}
+
+const TRUNCATION_SUBKEYS: Readonly<Record<string, string>> = { max_bytes: "integer", marker_pattern: "string", utf8_valid: "boolean", prefix_of_full_serialization: "boolean" };
+
+/**
+ * The observation entries' absence / truncation forms, checked before anything runs (§5.5):
+ * `metadata_absent` is a list of keys; `metadata_truncation` maps each key to at least one of the
+ * four sub-keys (an empty entry would assert nothing), typed as attribute_truncation's.
+ */
+function checkObservationEntries(trace: unknown, path: KeyPath, ctx: ConfigureContext): void {
+  const observations = (trace as { observations?: unknown } | null)?.observations;
+  if (!Array.isArray(observations)) return;
+  const visit = (o: unknown, at: KeyPath): void => {
+    if (typeof o !== "object" || o === null) return;
+    const entry = o as Record<string, unknown>;
+    const absent = entry["metadata_absent"];
+    if (absent !== undefined && !(Array.isArray(absent) && absent.every((k) => typeof k === "string"))) {
+      throw new FixtureSchemaInvalid("metadata_absent must be a list of metadata keys", ctx.locate([...at, "metadata_absent"]));
+    }
+    const truncation = entry["metadata_truncation"];
+    if (truncation !== undefined) {
+      const where = [...at, "metadata_truncation"];
+      if (typeof truncation !== "object" || truncation === null || Array.isArray(truncation)) throw new FixtureSchemaInvalid("metadata_truncation must map metadata keys to truncation checks", ctx.locate(where));
+      for (const [key, spec] of Object.entries(truncation)) {
+        const keys = typeof spec === "object" && spec !== null && !Array.isArray(spec) ? Object.entries(spec) : [];
+        if (keys.length === 0) throw new FixtureSchemaInvalid(`metadata_truncation.${key} must carry at least one of ${Object.keys(TRUNCATION_SUBKEYS).join(", ")}`, ctx.locate([...where, key]));
+        for (const [sub, v] of keys) {
+          const type = TRUNCATION_SUBKEYS[sub];
+          if (type === undefined) throw new FixtureSchemaInvalid(`metadata_truncation.${key}: unknown sub-key '${sub}' (known: ${Object.keys(TRUNCATION_SUBKEYS).join(", ")})`, ctx.locate([...where, key, sub]));
+          const ok = type === "integer" ? Number.isInteger(v) && (v as number) >= 0 : typeof v === type;
+          if (!ok) throw new FixtureSchemaInvalid(`metadata_truncation.${key}.${sub} must be ${type === "integer" ? "a non-negative integer" : `a ${type}`}`, ctx.locate([...where, key, sub]));
+        }
+      }
+    }
+    const children = entry["children"];
+    if (Array.isArray(children)) children.forEach((c, i) => visit(c, [...at, "children", i]));
+  };
+  observations.forEach((o, i) => visit(o, [...path, "observations", i]));
 }
 
 /** The call's own trace: the one not rendered from a detached child. */
@@ -137,15 +187,16 @@ export function mainTrace(traces: readonly RecordedTrace[]): RecordedTrace | und
 export class LangfuseTraceDirective {
   readonly scope = "call" as const;
   readonly schema: JsonSchema = { type: "object" };
-  configure(_value: unknown, ctx: ConfigureContext): void {
+  configure(value: unknown, ctx: ConfigureContext): void {
+    checkObservationEntries(value, ctx.self.path, ctx);
     useLangfuseCapture(ctx);
   }
   check(value: unknown, obs: Observation, ctx: CheckContext): void {
-    const traces = capturedLangfuse(obs, ctx);
-    if (traces === null) return;
-    const main = mainTrace(traces);
-    if (!main) return ctx.fail(`the call produced no Langfuse trace (${traces.length} detached)`);
-    ctx.match(value, view(main), TRACE_ENTRY);
+    const cap = capturedLangfuseAll(obs, ctx);
+    if (cap === null) return;
+    const main = mainTrace(cap.traces);
+    if (!main) return ctx.fail(`the call produced no Langfuse trace (${cap.traces.length} detached)`);
+    ctx.match(value, view(main, cap.fullPayloads), TRACE_ENTRY);
   }
 }
 
@@ -157,12 +208,13 @@ export class LangfuseTraceDirective {
 @directive({ name: "langfuse_traces", at: "expected", home: "observability", summary: "every Langfuse trace (detached ones, every call at case level)" })
 export class LangfuseTracesDirective {
   readonly schema: JsonSchema = { type: "array", items: { type: "object" } };
-  configure(_value: unknown, ctx: ConfigureContext): void {
+  configure(value: unknown[], ctx: ConfigureContext): void {
+    value.forEach((t, i) => checkObservationEntries(t, [...ctx.self.path, i], ctx));
     useLangfuseCapture(ctx);
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
-    const traces = capturedLangfuse(obs, ctx);
-    if (traces !== null) ctx.match(value, traces.map(view), Shapes.list("existence", TRACE_ENTRY));
+    const cap = capturedLangfuseAll(obs, ctx);
+    if (cap !== null) ctx.match(value, cap.traces.map((t) => view(t, cap.fullPayloads)), Shapes.list("existence", TRACE_ENTRY));
   }
 }
 

@@ -18,6 +18,7 @@ import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.
 import { OtelCaptureSlot, useOtelCapture, type OtelCaptureState } from "../../harness/observability/capture.ts";
 import { capturedSpans, forest, SPAN_FOREST } from "../../harness/observability/spans.ts";
 import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
+import { LangfuseCaptureSlot } from "../../harness/observability/langfuse.ts";
 
 type Flags = OtelCaptureState["flags"];
 function flagsOf(ctx: ConfigureContext): Flags {
@@ -60,7 +61,21 @@ function flagDirective(name: string, apply: (f: Flags, v: boolean) => void, summ
 }
 
 flagDirective("disable_llm_spans", (f, v) => (f.disableLlmSpans = v), "construct the OTel observer with the §5.5 LLM-span opt-out");
-flagDirective("disable_provider_payload", (f, v) => (f.disableProviderPayload = v), "the OTel observer's §5.5.4 payload flag (default true)");
+/**
+ * The bare case-level `disable_provider_payload` (the pre-0121 form, conformance-adapter §5.5
+ * migrated it to `otel_observer` / `langfuse_observer`): a case-wide setting, so it configures
+ * every observer the case composes — the OTel observer, and the Langfuse observer when the case
+ * composes one and its own block does not set the flag (fixture 098 asserts the Langfuse side,
+ * 087 / 096 the OTel side). It composes no Langfuse observer by itself.
+ */
+@directive({ name: "disable_provider_payload", at: "case", home: "observability", section: "observability §5.5.4", summary: "§5.5.4 payload flag for every composed observer (pre-0121 case-level form; default true)" })
+export class DisableProviderPayload {
+  readonly schema: JsonSchema = { type: "boolean" };
+  configure(value: boolean, ctx: ConfigureContext): void {
+    flagsOf(ctx).disableProviderPayload = value;
+    ctx.slot(LangfuseCaptureSlot).caseDisableProviderPayload = value;
+  }
+}
 flagDirective("disable_genai_semconv", (f, v) => (f.disableGenaiSemconv = v), "the OTel observer's §5.5.4 GenAI semconv flag (default false)");
 
 /**

@@ -32,7 +32,11 @@ export function reaskBuilder(template: string): (e: StructuredOutputInvalid) => 
 }
 
 /** The call-level retry record, recording each backoff sleep into `sleeps`. */
+const RETRY_KEYS: readonly string[] = ["max_attempts", "backoff", "classifier", "per_attempt_override", "reask"];
+
 export function callRetry(spec: RetrySpec, sleeps: number[], where: FixtureLocation): CallRetry {
+  // The §5.11 call.retry record is closed (a calls_llm block's retry is not schema-checked key by key).
+  for (const k of Object.keys(spec)) if (!RETRY_KEYS.includes(k)) throw new FixtureSchemaInvalid(`retry: unknown key '${k}' (the call.retry record has ${RETRY_KEYS.join(", ")})`, where);
   if (spec.classifier !== undefined && spec.classifier !== "default") throw new FixtureSchemaInvalid(`unknown classifier '${spec.classifier}'`, where);
   const backoff = backoffOf(spec.backoff, where);
   return {

@@ -109,12 +109,19 @@ export class OtelCaptureState implements InvocationHooks {
   }
 }
 
-/** The full serializations (library canonical JSON) a provider / tool event's payload attributes are cut from. */
+/**
+ * The full serializations a provider / tool event's payload values are cut from (§5.5.5): the
+ * payload attributes (library canonical JSON), an embedding's output vectors (JSON, as the
+ * Langfuse observer serializes them) and a failure's error_message (the string itself).
+ */
 function payloadSerializations(e: ObserverEvent): string[] {
+  const failure = "errorMessage" in e && typeof e.errorMessage === "string" ? [e.errorMessage] : [];
   if (e.kind === "llm_completion" || e.kind === "llm_failed") {
-    return e.attempts.flatMap((a) => [canonicalJson(a.inputMessages), canonicalJson(a.requestExtras), ...(a.response?.outputContent ? [a.response.outputContent] : [])]);
+    return [...e.attempts.flatMap((a) => [canonicalJson(a.inputMessages), canonicalJson(a.requestExtras), ...(a.response?.outputContent ? [a.response.outputContent] : []), ...(a.failure ? [a.failure.message] : [])]), ...failure];
   }
-  if (e.kind === "tool_call" || e.kind === "tool_call_failed") return [canonicalJson(e.arguments), ...(e.kind === "tool_call" ? [canonicalJson(e.result ?? null)] : [])];
+  if (e.kind === "tool_call" || e.kind === "tool_call_failed") return [canonicalJson(e.arguments), ...(e.kind === "tool_call" ? [canonicalJson(e.result ?? null)] : []), ...failure];
+  if (e.kind === "embedding" || e.kind === "embedding_failed") return [canonicalJson(e.inputStrings), ...(e.kind === "embedding" ? [JSON.stringify(e.outputVectors)] : []), ...failure];
+  if (e.kind === "rerank" || e.kind === "rerank_failed") return [e.query, canonicalJson(e.documents), ...failure];
   return [];
 }
 

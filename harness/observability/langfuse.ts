@@ -188,6 +188,8 @@ export interface CapturedLangfuse {
   readonly errors: readonly string[];
   /** The invocations the observer saw start: id, caller metadata, session id. */
   readonly invocations: readonly CapturedInvocation[];
+  /** The untruncated serializations of the call's provider payloads and failure messages (§5.5.5 prefix checks). */
+  readonly fullPayloads: readonly string[];
 }
 
 export interface CapturedInvocation {
@@ -210,6 +212,8 @@ export interface ClientSetup {
 export class LangfuseCaptureState {
   used = false;
   readonly options: Mutable<Partial<LangfuseObserverOptions>> = {};
+  /** The case-level `disable_provider_payload` (every composed observer's), under `options`' own. */
+  caseDisableProviderPayload: boolean | undefined;
   readonly client: ClientSetup = { mode: "credentials", provider: "global", preexistingSameKeyClient: false };
   readonly registry = new LangfuseFakeRegistry();
   /** The recording exporter on the provider the fake builds or is given in isolation (the recorded side). */
@@ -250,6 +254,7 @@ export class LangfuseCaptureState {
   #construct(): LangfuseObserver {
     const otel = this.otel;
     const common: Partial<LangfuseObserverOptions> = {
+      ...(this.caseDisableProviderPayload !== undefined ? { disableProviderPayload: this.caseDisableProviderPayload } : {}),
       ...this.options,
       ...(otel ? { detachedSubgraphs: otel.detachedSubgraphs, detachedFanOuts: otel.detachedFanOuts } : {}),
       onError: (e, where) => this.errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
@@ -322,7 +327,7 @@ export function useLangfuseCapture(ctx: ConfigureContext): LangfuseCaptureState 
     call.observation.set(ConstructionErrors, state.constructionError ? [state.constructionError] : []);
     // The recorded side: what reached the provider the client is bound to.
     const spans = [...state.exporter.getFinishedSpans(), ...(state.boundToGlobal && global.used ? global.exporter.getFinishedSpans() : [])];
-    call.observation.set(LangfuseCapture, { traces: decodeLangfuseSpans(spans), errors: [...state.errors], invocations: [...state.invocations] });
+    call.observation.set(LangfuseCapture, { traces: decodeLangfuseSpans(spans), errors: [...state.errors], invocations: [...state.invocations], fullPayloads: [...(state.otel?.fullPayloads ?? [])] });
   });
   return state;
 }
@@ -332,6 +337,7 @@ export function capturedLangfuseAll(obs: Observation, ctx: CheckContext): Captur
   const calls = obs.calls.length > 0 ? obs.calls : [obs];
   const traces: RecordedTrace[] = [];
   const invocations: CapturedInvocation[] = [];
+  const fullPayloads: string[] = [];
   for (const c of calls) {
     const cap = c.get(LangfuseCapture, ctx.locate(ctx.self.path));
     if (cap.errors.length) {
@@ -340,8 +346,9 @@ export function capturedLangfuseAll(obs: Observation, ctx: CheckContext): Captur
     }
     traces.push(...cap.traces);
     invocations.push(...cap.invocations);
+    fullPayloads.push(...cap.fullPayloads);
   }
-  return { traces, errors: [], invocations };
+  return { traces, errors: [], invocations, fullPayloads };
 }
 
 /** The traces the observation covers, or null when already reported. */

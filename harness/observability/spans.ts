@@ -126,7 +126,7 @@ const PARSES: Shape = Shapes.equivalent((exp, act) =>
   }),
 );
 
-interface TruncationSpec {
+export interface TruncationSpec {
   readonly max_bytes?: number;
   readonly marker_pattern?: string;
   readonly utf8_valid?: boolean;
@@ -150,9 +150,21 @@ export function truncationHolds(value: unknown, spec: TruncationSpec, full: read
   return true;
 }
 
+/**
+ * Every entry of an `attribute_truncation` / `metadata_truncation` mapping holds over `values`
+ * (conformance-adapter §5.11 / §5.5 honor rule): the entry carries at least one sub-key, the
+ * named key is present and truncated (it ends in the §5.5.5 marker), and each sub-key holds.
+ */
+export function truncationEntriesHold(expected: unknown, values: Readonly<Record<string, unknown>>, full: readonly string[]): boolean {
+  return Object.entries(expected as Record<string, TruncationSpec>).every(([k, spec]) => {
+    const v = values[k];
+    return Object.keys(spec ?? {}).length > 0 && Object.hasOwn(values, k) && typeof v === "string" && MARKER.test(v) && truncationHolds(v, spec, full);
+  });
+}
+
 const TRUNCATION: Shape = Shapes.equivalent((exp, act) => {
   const { attributes, fullPayloads } = act as { attributes: Record<string, unknown>; fullPayloads: readonly string[] };
-  return Object.entries(exp as Record<string, TruncationSpec>).every(([k, spec]) => Object.keys(spec ?? {}).length > 0 && truncationHolds(attributes[k], spec, fullPayloads));
+  return truncationEntriesHold(exp, attributes, fullPayloads);
 });
 
 /** A span entry (§5.8 table): attributes with span-attribute typing, children / links unordered. */
