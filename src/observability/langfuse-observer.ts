@@ -27,7 +27,7 @@ import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, Meta
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
 import { LLM_SPAN, renderInvocation, type LangfuseObservation, type LangfuseTrace, type ProviderEventFacts } from "./langfuse-mapping.ts";
 import { OTelObserver, type OTelObserverOptions } from "./otel-observer.ts";
-import { capPayloadValue, DEFAULT_PAYLOAD_BYTE_CAP } from "./truncation.ts";
+import { capPayloadValue, DEFAULT_PAYLOAD_BYTE_CAP, MIN_PAYLOAD_BYTE_CAP } from "./truncation.ts";
 
 /** Langfuse credentials (mode (b)). */
 export interface LangfuseCredentials {
@@ -234,6 +234,9 @@ export class LangfuseObserver implements InvocationHooks {
     this.disableProviderPayload = options.disableProviderPayload ?? true;
     this.disableStatePayload = options.disableStatePayload ?? true;
     this.payloadByteCap = options.payloadByteCap ?? DEFAULT_PAYLOAD_BYTE_CAP;
+    if (!Number.isInteger(this.payloadByteCap) || this.payloadByteCap < MIN_PAYLOAD_BYTE_CAP) {
+      throw new RangeError(`LangfuseObserver: payloadByteCap must be an integer >= ${MIN_PAYLOAD_BYTE_CAP} bytes (observability §5.5.5), got ${this.payloadByteCap}`);
+    }
     this.#onError = options.onError ?? ((e, where) => console.warn(`[openarmature] Langfuse observer failed in ${where}:`, e));
     this.#diagnose = diagnostics(options);
     if ((options.client === undefined) === (options.credentials === undefined)) {

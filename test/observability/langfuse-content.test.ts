@@ -115,6 +115,13 @@ describe("observability: what the Langfuse observations contain (§8.4.3–§8.4
     expect(call.output).to.deep.equal([{ index: 1, relevance_score: 0.9 }, { index: 0, relevance_score: 0.2 }]);
   });
 
+  it("a Langfuse cap below the §5.5.5 minimum (256 bytes) is refused at construction, naming the Langfuse observer", () => {
+    // Before: the private OTel observer's RangeError named OTelObserver, an object the caller never built.
+    const tp = new BasicTracerProvider();
+    expect(() => new LangfuseObserver({ client: tp, payloadByteCap: 255, onDiagnostic: () => {} })).to.throw(RangeError, /^LangfuseObserver: payloadByteCap must be an integer >= 256/);
+    expect(() => new LangfuseObserver({ client: tp, payloadByteCap: 256, onDiagnostic: () => {} })).to.not.throw();
+  });
+
   it("the Langfuse side's disable_provider_payload is independent of the OTel side's, both ways (§8.9)", async () => {
     const ok = { status: 200, json: oai([[1, 2]]) } as const;
     const otelOnly = await run(() => embedder([ok]).embed(["a"]), {}, { disableProviderPayload: false });
