@@ -201,6 +201,7 @@ export function compileGraph(def: GraphDefinition, options: CompileOptions): Com
       kind: kind as CompiledNode["kind"],
       body,
       emitsEvents: kind.emitsEvents !== false,
+      rootNamespace: Object.freeze([n.name]),
       middleware: Object.freeze([...graphMiddleware, ...n.middleware]) as CompiledNode["middleware"],
       edge,
     });

@@ -122,7 +122,7 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     return this.node.name;
   }
   get namespace(): readonly string[] {
-    return (this.ns ??= this.frame.namespaceOf(this.node.name));
+    return (this.ns ??= this.frame.depth === 0 ? this.node.rootNamespace : this.frame.namespaceOf(this.node.name));
   }
   get attemptIndex(): number {
     return currentAttemptIndex();
@@ -314,11 +314,9 @@ function deliver(f: Frame, ev: NodeEvent): void {
 }
 
 async function runHooks(inv: Invocation, ev: NodeEvent): Promise<void> {
-  for (const h of inv.hooks) {
-    if (h.onNodeCompleted) {
-      const r = h.onNodeCompleted(ev);
-      if (isThenable(r)) await r;
-    }
+  for (const h of inv.completedHooks) {
+    const r = h.onNodeCompleted!(ev);
+    if (isThenable(r)) await r;
   }
 }
 
@@ -359,7 +357,7 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
   if (ctx.open && eventful && !ctx.suppressed) {
     const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { error: err });
     deliver(f, ev);
-    if (f.inv.hooks.length) ctx.hookEvent = ev;
+    if (f.inv.completedHooks.length) ctx.hookEvent = ev;
   }
   ctx.open = false;
   return err;
@@ -567,7 +565,8 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
       if (frame.emits && node.emitsEvents) {
         const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { postState: post });
         deliver(frame, ev);
-        if (inv.hooks.length) await runHooks(inv, ev);
+        // Only hooks with `onNodeCompleted` are awaited: lifecycle-only hooks (the OTel observer) cost no await.
+        if (inv.completedHooks.length) await runHooks(inv, ev);
       }
     }
     if (next === END) {

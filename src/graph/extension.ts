@@ -368,9 +368,12 @@ export function emitEvent(event: ObserverEvent): boolean {
   return frame.emitTyped(event);
 }
 
+/** `performance.timeOrigin` is fixed for the process; read once (its getter is not free, and this runs twice per node). */
+const TIME_ORIGIN = performance.timeOrigin;
+
 /** High-resolution wall-clock time in ms since epoch (fractional: sub-millisecond resolution). */
 export function preciseNow(): number {
-  return performance.timeOrigin + performance.now();
+  return TIME_ORIGIN + performance.now();
 }
 
 /**

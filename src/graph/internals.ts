@@ -20,6 +20,8 @@ export interface CompiledNode {
   readonly kind: NodeKind<StateRecord, StateRecord>;
   readonly body: NodeBody;
   readonly emitsEvents: boolean;
+  /** The node's §6 namespace when it runs in the outermost graph (`[name]`), shared by every invocation. */
+  readonly rootNamespace: readonly string[];
   readonly middleware: readonly Middleware<StateRecord, StateRecord>[];
   readonly edge: CompiledEdge;
 }

@@ -50,6 +50,8 @@ export class Invocation {
   readonly hooks: readonly InvocationHooks[];
   /** The hooks with any synchronous lifecycle method (called inline by the engine). */
   readonly syncHooks: readonly InvocationHooks[];
+  /** The hooks with `onNodeCompleted` (awaited after each completed node; none: nothing awaited). */
+  readonly completedHooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
   readonly onObserverError: ObserverErrorHandler;
   /**
@@ -103,6 +105,7 @@ export class Invocation {
     this.syncHooks = init.hooks.filter(
       (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
     );
+    this.completedHooks = init.hooks.filter((h) => h.onNodeCompleted);
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;
     this.stepCeiling = init.maxSteps === undefined ? Infinity : this.nextStep + init.maxSteps;
@@ -219,6 +222,10 @@ export class Frame {
 
   /** The §6 `namespace` of node `name` of this frame's graph: `nsPrefix` + the name, frozen. */
   namespaceOf(name: string): readonly string[] {
+    if (this.depth === 0) {
+      const node = this.rt.nodes.get(name);
+      if (node !== undefined) return node.rootNamespace;
+    }
     const cache = (this.#namespaces ??= new Map());
     let ns = cache.get(name);
     if (ns === undefined) cache.set(name, (ns = Object.freeze([...this.nsPrefix, name])));

@@ -22,6 +22,9 @@ import {
   type Context,
   type Link,
   type Span,
+  type SpanOptions,
+  type SpanStatus,
+  type TimeInput,
   type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
@@ -98,10 +101,19 @@ export interface OTelObserverOptions {
   readonly onError?: (error: unknown, where: string) => void;
 }
 
-/** An open span and the OTel context that makes it the parent. */
-interface Open {
+/**
+ * An open span and the OTel context that makes it the parent — built on first use: most node spans
+ * never parent anything (bench otel-chain).
+ */
+class Open {
   readonly span: Span;
-  readonly ctx: Context;
+  #ctx: Context | undefined = undefined;
+  constructor(span: Span) {
+    this.span = span;
+  }
+  get ctx(): Context {
+    return (this.#ctx ??= trace.setSpan(ROOT_CONTEXT, this.span));
+  }
 }
 
 /** One invocation's open spans. */
@@ -135,12 +147,55 @@ interface RunSpans {
 
 /**
  * A span-table key for a lineage (namespace plus its fan-out / branch chains), joined with the ASCII
- * unit / record separators (names do not contain them in practice); computed on every node event,
- * so it is a join rather than JSON (bench otel-chain).
+ * unit / record separators (names do not contain them in practice). Computed on every node event
+ * (bench otel-chain), so it is cached on the lineage's frozen namespace array — the engine shares one
+ * per node per graph run — with the chains it was built for; `nodeKey` also caches the attempt-0 key.
  */
 function key(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): string {
-  return `${ns.join("\u001f")}\u001e${fan.join("\u001f")}\u001e${branch.map((b) => (b === null ? "\u0000" : b)).join("\u001f")}`;
+  return lineageKeys(ns, fan, branch).key;
 }
+
+/** The key of the node span at a lineage and attempt. */
+function nodeKey(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[], attempt: number): string {
+  const k = lineageKeys(ns, fan, branch);
+  return attempt === 0 ? k.attempt0 : `${k.key}#${attempt}`;
+}
+
+interface LineageKeys {
+  readonly fan: readonly (number | null)[];
+  readonly branch: readonly (string | null)[];
+  readonly key: string;
+  readonly attempt0: string;
+}
+
+const keyCache = new WeakMap<readonly string[], LineageKeys>();
+
+function lineageKeys(ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[]): LineageKeys {
+  const hit = keyCache.get(ns);
+  if (hit !== undefined && hit.fan === fan && hit.branch === branch) return hit;
+  const k = `${ns.join("\u001f")}\u001e${fan.join("\u001f")}\u001e${branch.map((b) => (b === null ? "\u0000" : b)).join("\u001f")}`;
+  const keys: LineageKeys = { fan, branch, key: k, attempt0: `${k}#0` };
+  // Only immutable arrays can key a cache entry (a mutated array would find a stale key).
+  if (Object.isFrozen(ns) && Object.isFrozen(fan) && Object.isFrozen(branch)) keyCache.set(ns, keys);
+  return keys;
+}
+
+/** Epoch milliseconds from 1973 on: certainly not a `performance.now()` reading. */
+const EPOCH_MS_FLOOR = 1e11;
+
+/**
+ * An epoch-milliseconds timestamp as the `HrTime` the SDK would make of it (its `millisToHrTime`),
+ * so the SDK does not read the clock again to tell epoch from `performance` time (two clock reads
+ * per node span, bench otel-chain). Anything else goes to the SDK as is.
+ */
+function hrTime(ms: number): TimeInput {
+  if (!(ms > EPOCH_MS_FLOOR)) return ms;
+  const seconds = Math.trunc(ms / 1000);
+  return [seconds, Math.round((ms % 1000) * 1e6)];
+}
+
+/** The OK status (the SDK copies what it keeps). */
+const OK: SpanStatus = Object.freeze({ code: SpanStatusCode.OK });
 
 function categoryOf(e: unknown): string {
   const c = (e as { category?: unknown } | null)?.category;
@@ -217,9 +272,10 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   }
 
   #start(name: string, parent: Context | null, attributes: Attributes, startTime: number, links?: Link[]): Open {
-    const opts = { kind: SpanKind.INTERNAL, attributes, startTime, ...(links ? { links } : {}), ...(parent === null ? { root: true } : {}) };
-    const span = this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT);
-    return { span, ctx: trace.setSpan(ROOT_CONTEXT, span) };
+    const opts: SpanOptions = { kind: SpanKind.INTERNAL, attributes, startTime: hrTime(startTime) };
+    if (links) opts.links = links;
+    if (parent === null) opts.root = true;
+    return new Open(this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT));
   }
 
   /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */
@@ -273,62 +329,71 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   }
 
   onNodeEvent(e: NodeEvent): void {
-    this.#guard("onNodeEvent", () => {
+    // Called twice per node: no `#guard` closure here (bench otel-chain), the same catch.
+    try {
       const t = this.#traces.get(e.invocationId);
-      if (!t) return;
-      const k = key(e.namespace, e.fanOutIndexChain, e.branchNameChain) + `#${e.attemptIndex}`;
-      if (e.phase === "started") {
-        const attrs: Attributes = {
-          [Attr.nodeName]: e.nodeName,
-          [Attr.namespace]: [...e.namespace],
-          [Attr.step]: e.step,
-          [Attr.attemptIndex]: e.attemptIndex,
-          ...this.#cross(t, getInvocationMetadata()),
-        };
-        if (e.fanOutIndex !== undefined) attrs[Attr.fanOutIndex] = e.fanOutIndex;
-        if (e.branchName !== undefined) attrs[Attr.branchName] = e.branchName;
-        const fo = e.fanOutConfig;
-        if (fo) {
-          attrs[Attr.fanOutItemCount] = fo.itemCount;
-          attrs[Attr.fanOutConcurrency] = fo.concurrency ?? 0;
-          attrs[Attr.fanOutErrorPolicy] = fo.errorPolicy;
-        }
-        const pb = e.parallelBranchesConfig;
-        if (pb) {
-          attrs[Attr.branchCount] = pb.branchCount;
-          attrs[Attr.branchesErrorPolicy] = pb.errorPolicy;
-          t.branchOrder.set(k, pb.branchNames);
-        }
-        const parent = this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
-        t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
-        return;
-      }
-      const open = t.nodes.get(k);
-      if (!open) return;
-      t.nodes.delete(k);
-      this.#closeHeldBranches(t, k, e.timestamp);
-      const span = open.span;
-      if (e.phase === "suspended") {
-        span.setAttribute(Attr.outcome, "suspended");
-        const d = e.descriptor as { signalId?: unknown; metadata?: unknown } | undefined;
-        if (typeof d?.signalId === "string") span.setAttribute(Attr.signalId, d.signalId);
-        span.setAttributes(flattenSuspensionMetadata(d?.metadata));
-        span.setStatus({ code: SpanStatusCode.OK });
-      } else if (e.error !== undefined) {
-        span.setAttribute(Attr.errorCategory, e.error.category);
-        setError(span, e.error);
-      } else {
-        span.setStatus({ code: SpanStatusCode.OK });
-      }
-      span.end(e.timestamp);
-    });
+      if (t === undefined) return;
+      const k = nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex);
+      if (e.phase === "started") this.#nodeStarted(t, e, k);
+      else this.#nodeEnded(t, e, k);
+    } catch (err) {
+      this.#onError(err, "onNodeEvent");
+    }
+  }
+
+  #nodeStarted(t: InvocationTrace, e: NodeEvent, k: string): void {
+    // The SDK copies array attribute values (`sanitizeAttributes`), so the frozen namespace goes as is.
+    const attrs: Attributes = {
+      [Attr.nodeName]: e.nodeName,
+      [Attr.namespace]: e.namespace as string[],
+      [Attr.step]: e.step,
+      [Attr.attemptIndex]: e.attemptIndex,
+      ...this.#cross(t, getInvocationMetadata()),
+    };
+    if (e.fanOutIndex !== undefined) attrs[Attr.fanOutIndex] = e.fanOutIndex;
+    if (e.branchName !== undefined) attrs[Attr.branchName] = e.branchName;
+    const fo = e.fanOutConfig;
+    if (fo) {
+      attrs[Attr.fanOutItemCount] = fo.itemCount;
+      attrs[Attr.fanOutConcurrency] = fo.concurrency ?? 0;
+      attrs[Attr.fanOutErrorPolicy] = fo.errorPolicy;
+    }
+    const pb = e.parallelBranchesConfig;
+    if (pb) {
+      attrs[Attr.branchCount] = pb.branchCount;
+      attrs[Attr.branchesErrorPolicy] = pb.errorPolicy;
+      t.branchOrder.set(k, pb.branchNames);
+    }
+    const parent = e.namespace.length === 1 ? t.root.ctx : this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
+    t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
+  }
+
+  #nodeEnded(t: InvocationTrace, e: NodeEvent, k: string): void {
+    const open = t.nodes.get(k);
+    if (!open) return;
+    t.nodes.delete(k);
+    if (t.heldBranches.size !== 0 || t.branchOrder.size !== 0) this.#closeHeldBranches(t, k, e.timestamp);
+    const span = open.span;
+    if (e.phase === "suspended") {
+      span.setAttribute(Attr.outcome, "suspended");
+      const d = e.descriptor as { signalId?: unknown; metadata?: unknown } | undefined;
+      if (typeof d?.signalId === "string") span.setAttribute(Attr.signalId, d.signalId);
+      span.setAttributes(flattenSuspensionMetadata(d?.metadata));
+      span.setStatus(OK);
+    } else if (e.error !== undefined) {
+      span.setAttribute(Attr.errorCategory, e.error.category);
+      setError(span, e.error);
+    } else {
+      span.setStatus(OK);
+    }
+    span.end(hrTime(e.timestamp));
   }
 
   onChildRunStart(r: ChildRunInfo): void {
     this.#guard("onChildRunStart", () => {
       const t = this.#traces.get(r.invocationId);
       if (!t) return;
-      const own = t.nodes.get(key(r.namespace, r.fanOutIndexChain, r.branchNameChain) + `#${r.attemptIndex}`);
+      const own = t.nodes.get(nodeKey(r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex));
       const parent = own?.ctx ?? this.#parentOf(t, r.namespace, r.fanOutIndexChain, r.branchNameChain);
       const cross = this.#cross(t, r.metadata);
       let name = r.nodeName;
@@ -393,7 +458,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
           setError(o.span, end.error);
         } else o.span.setStatus({ code: SpanStatusCode.OK });
       }
-      const owner = key(r.namespace, r.fanOutIndexChain, r.branchNameChain) + `#${r.attemptIndex}`;
+      const owner = nodeKey(r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex);
       if (r.branchName !== undefined && t.nodes.has(owner)) {
         // §6 step 5: a dispatch span closes with its parallel-branches node, in declaration order.
         let held = t.heldBranches.get(owner);
@@ -429,7 +494,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const attrs = userAttributes(a.added);
       const ns = a.namespace;
       if (ns === undefined) return;
-      t.nodes.get(key(ns, a.fanOutIndexChain, a.branchNameChain) + `#${a.attemptIndex}`)?.span.setAttributes(attrs);
+      t.nodes.get(nodeKey(ns, a.fanOutIndexChain, a.branchNameChain, a.attemptIndex))?.span.setAttributes(attrs);
       for (let d = ns.length - 1; d >= 1; d--) {
         const run = t.runs.get(key(ns.slice(0, d), a.fanOutIndexChain.slice(0, d), a.branchNameChain.slice(0, d)));
         if (!run) continue;
@@ -468,7 +533,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
    * chains and attempt; else (a call from middleware or a wrapper) the nearest open wrapper span.
    */
   #eventParent(t: InvocationTrace, e: EventLineage): Context {
-    const node = t.nodes.get(key(e.namespace, e.fanOutIndexChain, e.branchNameChain) + `#${e.attemptIndex}`);
+    const node = t.nodes.get(nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex));
     return node?.ctx ?? this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
   }
 
