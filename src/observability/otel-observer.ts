@@ -71,7 +71,11 @@ export interface OTelObserverOptions {
    * `spanProcessors`, else a `BatchSpanProcessor` around `exporter`.
    */
   readonly tracerProvider?: TracerProvider;
-  /** Exporter for the default provider, wrapped in a `BatchSpanProcessor`. */
+  /**
+   * Exporter for the default provider, wrapped in a `BatchSpanProcessor`. Given alone (no
+   * `spanProcessors`, no `tracerProvider`), span attributes are set right after each span starts
+   * rather than in its start options — the exported spans are the same, the SDK copies less.
+   */
   readonly exporter?: SpanExporter;
   /** Span processors for the default provider (e.g. a `SimpleSpanProcessor` in tests). */
   readonly spanProcessors?: readonly SpanProcessor[];
@@ -225,6 +229,15 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   readonly #disableLlmSpans: boolean;
   /** The §11 instruments; `undefined` unless `enableMetrics` (then nothing is created). */
   readonly #metrics: ProviderMetrics | undefined;
+  /**
+   * Set span attributes right after the start instead of in the start options. Only with the
+   * default provider around `exporter` alone: its sampler (the SDK's default, parent-based
+   * always-on) never reads attributes and its `BatchSpanProcessor.onStart` does nothing, so nothing
+   * can tell the difference — and the SDK's two `sanitizeAttributes` copies of the start options are saved
+   * (bench otel-chain). Any user-supplied provider or processor gets them at the start, as always
+   * (a sampler or an `onStart` may read them).
+   */
+  readonly #attributesAfterStart: boolean;
 
   constructor(options: OTelObserverOptions = {}) {
     if (options.tracerProvider) {
@@ -236,6 +249,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       this.#own = new BasicTracerProvider({ spanProcessors: processors });
       this.tracerProvider = this.#own;
     }
+    this.#attributesAfterStart = options.tracerProvider === undefined && (options.spanProcessors ?? []).length === 0 && options.exporter !== undefined;
     this.#tracer = this.tracerProvider.getTracer(IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION);
     this.#detachedSubgraphs = new Set(options.detachedSubgraphs ?? []);
     this.#detachedFanOuts = new Set(options.detachedFanOuts ?? []);
@@ -272,10 +286,13 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   }
 
   #start(name: string, parent: Context | null, attributes: Attributes, startTime: number, links?: Link[]): Open {
-    const opts: SpanOptions = { kind: SpanKind.INTERNAL, attributes, startTime: hrTime(startTime) };
+    const opts: SpanOptions = { kind: SpanKind.INTERNAL, startTime: hrTime(startTime) };
+    if (!this.#attributesAfterStart) opts.attributes = attributes;
     if (links) opts.links = links;
     if (parent === null) opts.root = true;
-    return new Open(this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT));
+    const span = this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT);
+    if (this.#attributesAfterStart) span.setAttributes(attributes);
+    return new Open(span);
   }
 
   /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */

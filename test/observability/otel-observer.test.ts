@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { trace, SpanStatusCode } from "@opentelemetry/api";
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { append, defineState, END, field, GraphBuilder, setInvocationMetadata } from "../../src/graph/index.ts";
 import { fanOut } from "../../src/pipeline/index.ts";
 import { OTelObserver, truncatePayload } from "../../src/observability/index.ts";
@@ -110,6 +110,78 @@ describe("observability: OTel observer spans (§4–§6)", () => {
     expect(fanNode.links).to.have.length(3);
     const roots = byName(spans, "openarmature.invocation");
     expect(new Set(roots.map((s) => s.attributes["openarmature.invocation_id"])).size).to.equal(1);
+  });
+});
+
+describe("observability: OTel span content does not depend on how spans are exported", () => {
+  /** Every span of one run, in export order: name, kind, parent / trace by position, attributes in order, status, events, links. */
+  function content(spans: ReadableSpan[]): unknown[] {
+    const pos = new Map<string, number>();
+    const at = (id: string | undefined): number | null => (id === undefined ? null : (pos.has(id) ? pos.get(id)! : (pos.set(id, pos.size), pos.size - 1)));
+    const ids = new Set(["openarmature.invocation_id", "exception.stacktrace"]);
+    const attrs = (a: Readonly<Record<string, unknown>> | undefined) => Object.entries(a ?? {}).map(([k, v]) => [k, ids.has(k) ? "<varies>" : v]);
+    return spans.map((s) => ({
+      name: s.name,
+      kind: s.kind,
+      self: at(s.spanContext().spanId),
+      parent: at(s.parentSpanContext?.spanId),
+      trace: at(s.spanContext().traceId),
+      attributes: attrs(s.attributes),
+      status: s.status,
+      events: s.events.map((e) => [e.name, attrs(e.attributes)]),
+      links: s.links.length,
+    }));
+  }
+
+  async function run(otel: OTelObserver): Promise<void> {
+    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
+    const inner = new GraphBuilder(Inner)
+      .addNode("work", (s) => (setInvocationMetadata({ item: s.idx }), { out: s.idx }))
+      .setEntry("work")
+      .compile({ name: "inner" });
+    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    const g = new GraphBuilder(P)
+      .addNode("first", () => ({}))
+      .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs", concurrency: 1 }))
+      .addNode("dfan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs", concurrency: 1 }))
+      .addNode("boom", () => {
+        throw new Error("boom");
+      })
+      .addEdge("first", "fan")
+      .addEdge("fan", "dfan")
+      .addEdge("dfan", "boom")
+      .setEntry("first")
+      .compile({ name: "outer" });
+    await g.invoke({ items: [0, 1] }, { hooks: otel, correlationId: "req-1", metadata: { tenant: "t" } }).catch(() => undefined);
+    await otel.forceFlush();
+  }
+
+  it("`exporter` alone (attributes set right after each start) exports what span processors see at the start", async () => {
+    const viaProcessor = setup({ detachedFanOuts: ["dfan"] });
+    await run(viaProcessor.otel);
+    const exported = new InMemorySpanExporter();
+    const errors: unknown[] = [];
+    await run(new OTelObserver({ exporter: exported, detachedFanOuts: ["dfan"], onError: (e) => errors.push(e) }));
+    expect(errors).to.deep.equal([]);
+    const want = content(viaProcessor.exporter.getFinishedSpans());
+    expect(want.length).to.be.greaterThan(10);
+    const first = want.find((s) => (s as { name: string }).name === "first") as { attributes: unknown[] };
+    expect(first.attributes).to.deep.include(["openarmature.node.namespace", ["first"]]).and.deep.include(["openarmature.user.tenant", "t"]);
+    expect(content(exported.getFinishedSpans())).to.deep.equal(want);
+  });
+
+  it("a span processor of yours sees a node span's attributes in onStart", async () => {
+    const seen: Record<string, unknown>[] = [];
+    const processor: SpanProcessor = {
+      onStart: (span) => void seen.push({ ...(span as unknown as ReadableSpan).attributes }),
+      onEnd: () => undefined,
+      forceFlush: async () => undefined,
+      shutdown: async () => undefined,
+    };
+    const otel = new OTelObserver({ spanProcessors: [processor], exporter: new InMemorySpanExporter() });
+    const g = new GraphBuilder(S).addNode("a", () => ({ v: 1 })).setEntry("a").compile({ name: "g" });
+    await g.invoke({}, { hooks: otel });
+    expect(seen.find((a) => a["openarmature.node.name"] === "a")).to.include({ "openarmature.node.step": 0 });
   });
 });
 
