@@ -19,9 +19,16 @@
  * make this quadratic); a streamed tool call whose arguments arrive in 20 deltas (OpenAI and
  * Anthropic; Gemini streams whole calls). Every implementation's result is verified equal before timing.
  *
- *   node --import tsx bench/llm.ts [--quick]   → bench/results.llm.json
+ * Each cell is measured both on the wall clock and in process CPU time (the `CPU` columns): on a
+ * shared machine long units (the 500- and 5,000-chunk streams) are preempted in most samples, which
+ * inflates their wall-clock median — and so the per-chunk slope above a few hundred chunks — for
+ * every implementation alike; CPU time does not move with the machine's load.
+ *
+ *   node --import tsx bench/llm.ts [--quick] [--no-peers] [--shape openai|anthropic|gemini]
+ *     → bench/results.llm.json (full runs only: not --quick, --no-peers or --shape)
  */
 import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createOpenAI } from "@ai-sdk/openai";
 import { AIMessageChunk } from "@langchain/core/messages";
@@ -29,9 +36,13 @@ import { ChatOpenAI } from "@langchain/openai";
 import { generateText, jsonSchema, streamText, tool } from "ai";
 import { createParser } from "eventsource-parser";
 import { canonicalJson, providers, type CompleteOptions, type Provider } from "../src/llm/index.ts";
-import { measure } from "./lib/measure.ts";
+import { measureCost } from "./lib/measure.ts";
 
 const quick = process.argv.includes("--quick");
+/** `--no-peers`: ours and the floor only (the AI SDK / LangChain.js columns are left out). */
+const noPeers = process.argv.includes("--no-peers");
+const shapeArg = process.argv.indexOf("--shape");
+const onlyShape = shapeArg >= 0 ? process.argv[shapeArg + 1] : undefined;
 const encoder = new TextEncoder();
 const PROMPT = "Write about the sea.";
 const messages = [{ role: "user" as const, content: PROMPT }];
@@ -224,8 +235,11 @@ const ops: Op[] = [
 
 const results: { shape: string; operation: string; [impl: string]: string | number }[] = [];
 const per: Record<string, Record<string, Record<string, number>>> = {};
-for (const shape of [openai, anthropic, gemini]) {
-  const impls: Record<string, Impl> = shape === openai ? { ours: ours(shape), "AI SDK 6": aiSdk, "LangChain.js": langchain, floor: floor(shape) } : { ours: ours(shape), floor: floor(shape) };
+const perCpu: Record<string, Record<string, Record<string, number>>> = {};
+const shapes = [openai, anthropic, gemini].filter((x) => onlyShape === undefined || x.provider === onlyShape);
+if (shapes.length === 0) throw new Error(`--shape: no shape '${onlyShape}' (openai, anthropic, gemini)`);
+for (const shape of shapes) {
+  const impls: Record<string, Impl> = shape === openai && !noPeers ? { ours: ours(shape), "AI SDK 6": aiSdk, "LangChain.js": langchain, floor: floor(shape) } : { ours: ours(shape), floor: floor(shape) };
   for (const op of ops) {
     const body = op.body(shape);
     if (body === undefined) continue;
@@ -234,21 +248,38 @@ for (const shape of [openai, anthropic, gemini]) {
       const got = await run(op.kind);
       if (got !== op.expected) throw new Error(`${shape.provider} ${name} '${op.label}': result differs (${JSON.stringify(got.slice(0, 60))}…)`);
     }
-    const t = await measure(Object.fromEntries(Object.entries(impls).map(([n, run]) => [n, () => run(op.kind)])), quick ? Math.max(3, Math.ceil(op.samples / 15)) : op.samples);
-    for (const [n, us] of Object.entries(t)) ((per[shape.provider] ??= {})[n] ??= {})[op.label] = us;
-    results.push({ shape: shape.provider, operation: op.label, ...Object.fromEntries(Object.entries(t).map(([n, us]) => [`${n} µs`, +us.toFixed(1)])) });
+    const t = await measureCost(Object.fromEntries(Object.entries(impls).map(([n, run]) => [n, () => run(op.kind)])), quick ? Math.max(3, Math.ceil(op.samples / 15)) : op.samples);
+    for (const [n, c] of Object.entries(t)) {
+      ((per[shape.provider] ??= {})[n] ??= {})[op.label] = c.wall;
+      ((perCpu[shape.provider] ??= {})[n] ??= {})[op.label] = c.cpu;
+    }
+    results.push({
+      shape: shape.provider,
+      operation: op.label,
+      ...Object.fromEntries(Object.entries(t).map(([n, c]) => [`${n} µs`, +c.wall.toFixed(1)])),
+      ...Object.fromEntries(Object.entries(t).map(([n, c]) => [`${n} CPU µs`, +c.cpu.toFixed(1)])),
+    });
   }
   // Per-chunk slopes between successive counts: flat means no quadratic assembly.
   const label = (n: number) => ops.find((o) => o.kind === "stream" && o.label.includes(` ${n.toLocaleString("en")} `))!.label;
   for (let i = 1; i < COUNTS.length; i++) {
     const [a, b] = [COUNTS[i - 1]!, COUNTS[i]!];
-    results.push({ shape: shape.provider, operation: `per chunk, slope ${a} → ${b}`, ...Object.fromEntries(Object.keys(impls).map((n) => [`${n} µs`, +((per[shape.provider]![n]![label(b)]! - per[shape.provider]![n]![label(a)]!) / (b - a)).toFixed(2)])) });
+    const slope = (m: typeof per, n: string) => +((m[shape.provider]![n]![label(b)]! - m[shape.provider]![n]![label(a)]!) / (b - a)).toFixed(2);
+    results.push({
+      shape: shape.provider,
+      operation: `per chunk, slope ${a} → ${b}`,
+      ...Object.fromEntries(Object.keys(impls).map((n) => [`${n} µs`, slope(per, n)])),
+      ...Object.fromEntries(Object.keys(impls).map((n) => [`${n} CPU µs`, slope(perCpu, n)])),
+    });
   }
 }
 const withRatios = results.map((r) => {
   const f = r["floor µs"] as number;
-  return { ...r, ...Object.fromEntries(Object.entries(r).filter(([k]) => k.endsWith(" µs") && k !== "floor µs").map(([k, v]) => [`${k.slice(0, -3)} / floor`, +((v as number) / f).toFixed(2)])) };
+  const fc = r["floor CPU µs"] as number;
+  const ratio = (k: string, v: unknown): [string, number] =>
+    k.endsWith(" CPU µs") ? [`${k.slice(0, -7)} / floor CPU`, +((v as number) / fc).toFixed(2)] : [`${k.slice(0, -3)} / floor`, +((v as number) / f).toFixed(2)];
+  return { ...r, ...Object.fromEntries(Object.entries(r).filter(([k]) => k.endsWith(" µs") && !k.startsWith("floor ")).map(([k, v]) => ratio(k, v))) };
 });
 console.table(withRatios);
 const out = fileURLToPath(new URL("./results.llm.json", import.meta.url));
-if (!quick) writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, versions: { ai: "6.0.325", "@ai-sdk/openai": "3.0.141", "@langchain/openai": "1.5.8", "@langchain/core": "1.4.0" }, rows: withRatios }, null, 2) + "\n");
+if (!quick && !noPeers && onlyShape === undefined) writeFileSync(out, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, load1: loadavg()[0], cores: cpus().length, versions: { ai: "6.0.325", "@ai-sdk/openai": "3.0.141", "@langchain/openai": "1.5.8", "@langchain/core": "1.4.0" }, rows: withRatios }, null, 2) + "\n");

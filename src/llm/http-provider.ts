@@ -95,7 +95,12 @@ export class HttpProvider implements Provider {
    */
   async complete(messages: ReadonlyArray<Message>, options: CompleteOptions = {}): Promise<Response> {
     const observed = LlmCallObservation.open(this, messages, options.config);
-    if (!observed) return this.#complete(messages, options, undefined);
+    if (!observed) {
+      // Unobserved, no retry policy, not streamed: the one attempt withCallRetry would make, without
+      // its attempt record and three async layers (bench/llm.ts per-call cost).
+      if (options.retry === undefined && options.stream !== true) return await this.#completeOnce(this.prepare(messages, options), options.signal);
+      return await this.#complete(messages, options, undefined);
+    }
     try {
       const response = await this.#complete(messages, options, observed);
       observed.completed(response);

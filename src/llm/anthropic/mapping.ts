@@ -14,14 +14,15 @@ import { MessagesStream } from "./stream.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
 
+const ACCEPT = "application/json, text/event-stream";
+
 function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
-  return {
-    ...(json ? { "content-type": "application/json" } : {}),
-    accept: "application/json, text/event-stream",
-    "anthropic-version": ANTHROPIC_VERSION,
-    ...(endpoint.apiKey ? { "x-api-key": endpoint.apiKey } : {}),
-    ...endpoint.headers,
-  };
+  // Built by assignment, not spreads (once per call, bench/llm.ts); same keys, same order.
+  const h: Record<string, string> = json ? { "content-type": "application/json", accept: ACCEPT } : { accept: ACCEPT };
+  h["anthropic-version"] = ANTHROPIC_VERSION;
+  if (endpoint.apiKey) h["x-api-key"] = endpoint.apiKey;
+  if (endpoint.headers !== undefined) Object.assign(h, endpoint.headers);
+  return h;
 }
 
 export const anthropicMessagesMapping: WireMapping = {

@@ -12,13 +12,14 @@ import { generateContentBody } from "./request.ts";
 import { generateContentResponse } from "./response.ts";
 import { GenerateContentStream } from "./stream.ts";
 
+const ACCEPT = "application/json, text/event-stream";
+
 function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
-  return {
-    ...(json ? { "content-type": "application/json" } : {}),
-    accept: "application/json, text/event-stream",
-    ...(endpoint.apiKey ? { "x-goog-api-key": endpoint.apiKey } : {}),
-    ...endpoint.headers,
-  };
+  // Built by assignment, not spreads (once per call, bench/llm.ts); same keys, same order.
+  const h: Record<string, string> = json ? { "content-type": "application/json", accept: ACCEPT } : { accept: ACCEPT };
+  if (endpoint.apiKey) h["x-goog-api-key"] = endpoint.apiKey;
+  if (endpoint.headers !== undefined) Object.assign(h, endpoint.headers);
+  return h;
 }
 
 function modelUrl(endpoint: Endpoint, model: string): string {

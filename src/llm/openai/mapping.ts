@@ -11,13 +11,14 @@ import { chatCompletionBody } from "./request.ts";
 import { chatCompletionResponse } from "./response.ts";
 import { ChatCompletionStream } from "./stream.ts";
 
+const ACCEPT = "application/json, text/event-stream";
+
 function headers(endpoint: Endpoint, json: boolean): Record<string, string> {
-  return {
-    ...(json ? { "content-type": "application/json" } : {}),
-    accept: "application/json, text/event-stream",
-    ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
-    ...endpoint.headers,
-  };
+  // Built by assignment, not spreads (once per call, bench/llm.ts); same keys, same order.
+  const h: Record<string, string> = json ? { "content-type": "application/json", accept: ACCEPT } : { accept: ACCEPT };
+  if (endpoint.apiKey) h["authorization"] = `Bearer ${endpoint.apiKey}`;
+  if (endpoint.headers !== undefined) Object.assign(h, endpoint.headers);
+  return h;
 }
 
 export const openAiChatMapping: WireMapping = {
