@@ -16,6 +16,16 @@ const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 const byName = (spans: ReadableSpan[], n: string) => spans.filter((s) => s.name === n);
 
 const S = defineState({ v: field.int().default(0), log: field.list(field.string()).default([]).reducer(append) });
+const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+
+/** A fan-out instance graph whose one node tags its instance's metadata with its item. */
+function taggingInner() {
+  const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
+  return new GraphBuilder(Inner)
+    .addNode("work", (s) => (setInvocationMetadata({ item: s.idx }), { out: s.idx }))
+    .setEntry("work")
+    .compile({ name: "inner" });
+}
 
 describe("observability: OTel observer spans (§4–§6)", () => {
   it("opens an invocation span and one node span per node, current while the body runs", async () => {
@@ -66,12 +76,7 @@ describe("observability: OTel observer spans (§4–§6)", () => {
 
   it("nests subgraph and fan-out instance spans; metadata augmentation stays in its instance", async () => {
     const { exporter, otel } = setup();
-    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
-    const inner = new GraphBuilder(Inner)
-      .addNode("work", (s) => (setInvocationMetadata({ item: s.idx }), { out: s.idx }))
-      .setEntry("work")
-      .compile({ name: "inner" });
-    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    const inner = taggingInner();
     const g = new GraphBuilder(P)
       .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs" }))
       .setEntry("fan")
@@ -97,7 +102,6 @@ describe("observability: OTel observer spans (§4–§6)", () => {
     const { exporter, otel } = setup({ detachedFanOuts: ["fan"] });
     const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
     const inner = new GraphBuilder(Inner).addNode("work", (s) => ({ out: s.idx })).setEntry("work").compile({ name: "inner" });
-    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
     const g = new GraphBuilder(P)
       .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs" }))
       .setEntry("fan")
@@ -134,12 +138,7 @@ describe("observability: OTel span content does not depend on how spans are expo
   }
 
   async function run(otel: OTelObserver): Promise<void> {
-    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
-    const inner = new GraphBuilder(Inner)
-      .addNode("work", (s) => (setInvocationMetadata({ item: s.idx }), { out: s.idx }))
-      .setEntry("work")
-      .compile({ name: "inner" });
-    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    const inner = taggingInner();
     const g = new GraphBuilder(P)
       .addNode("first", () => ({}))
       .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs", concurrency: 1 }))
