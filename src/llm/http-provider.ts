@@ -93,14 +93,22 @@ export class HttpProvider implements Provider {
    * One completion. Inside a graph node it also dispatches the typed events (graph-engine §6):
    * `LlmTokenEvent` per streamed delta, then exactly one `LlmCompletionEvent` / `LlmFailedEvent`.
    */
-  async complete(messages: ReadonlyArray<Message>, options: CompleteOptions = {}): Promise<Response> {
-    const observed = LlmCallObservation.open(this, messages, options.config);
-    if (!observed) {
+  complete(messages: ReadonlyArray<Message>, options: CompleteOptions = {}): Promise<Response> {
+    // Not `async`: the unobserved one-attempt call hands back #completeOnce's own promise (one
+    // async layer less per call, bench/llm.ts); a synchronous failure still rejects.
+    try {
+      const observed = LlmCallObservation.open(this, messages, options.config);
+      if (observed) return this.#completeObserved(messages, options, observed);
       // Unobserved, no retry policy, not streamed: the one attempt withCallRetry would make, without
-      // its attempt record and three async layers (bench/llm.ts per-call cost).
-      if (options.retry === undefined && options.stream !== true) return await this.#completeOnce(this.prepare(messages, options), options.signal);
-      return await this.#complete(messages, options, undefined);
+      // its attempt record and three async layers.
+      if (options.retry === undefined && options.stream !== true) return this.#completeOnce(this.prepare(messages, options), options.signal);
+      return this.#complete(messages, options, undefined);
+    } catch (e) {
+      return Promise.reject(e);
     }
+  }
+
+  async #completeObserved(messages: ReadonlyArray<Message>, options: CompleteOptions, observed: LlmCallObservation): Promise<Response> {
     try {
       const response = await this.#complete(messages, options, observed);
       observed.completed(response);
