@@ -9,12 +9,19 @@
  *   observer mechanism) starting a span on each node run's `handleChainStart` and ending it on
  *   `handleChainEnd`, under a span for the graph run, is the closest equivalent.
  * - floor: the plain loop of `chain.ts`, starting and ending the spans itself.
+ *
+ * With `attributes` (the `otel-chain-attributes` scenario) LangGraph's handler and the floor give
+ * their spans the attributes ours' carry — per node span the node name, namespace, step, attempt
+ * index and correlation id; per invocation span the invocation id, entry node, spec version,
+ * implementation name / version and correlation id (§5) — so the comparison is like for like; the
+ * unit's result then includes the attribute count the exporter received, equal for all three.
  */
-import { ROOT_CONTEXT, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
-import { OTelObserver } from "../../src/observability/index.ts";
+import { randomUUID } from "node:crypto";
+import { Attr, IMPLEMENTATION_NAME, IMPLEMENTATION_VERSION, OTelObserver, SPEC_VERSION } from "../../src/observability/index.ts";
 import {
   CHAIN_INVOCATIONS_PER_UNIT,
   CHAIN_NODES,
@@ -27,7 +34,7 @@ import {
 } from "./chain.ts";
 import { floorAppend, floorMerge } from "./floor.ts";
 import { LG_START } from "./langgraph.ts";
-import type { Workload } from "./types.ts";
+import type { ScenarioPlan, Workload } from "./types.ts";
 
 
 /** What one unit returns, for every implementation. */
@@ -36,17 +43,53 @@ export interface TracedUnitResult {
   readonly totalCount: number;
   /** Spans the exporter received during the unit: (1 invocation + 100 nodes) per invocation. */
   readonly spans: number;
+  /** With `attributes`: the span attributes the exporter received (6 per invocation span, 5 per node span). */
+  readonly attributes?: number;
 }
 
-export function expectedTracedUnit(): TracedUnitResult {
-  return { invocations: CHAIN_INVOCATIONS_PER_UNIT, totalCount: CHAIN_INVOCATIONS_PER_UNIT * CHAIN_NODES, spans: CHAIN_INVOCATIONS_PER_UNIT * (CHAIN_NODES + 1) };
+export function expectedTracedUnit(attributes = false): TracedUnitResult {
+  const n = CHAIN_INVOCATIONS_PER_UNIT;
+  return { invocations: n, totalCount: n * CHAIN_NODES, spans: n * (CHAIN_NODES + 1), ...(attributes ? { attributes: n * (6 + 5 * CHAIN_NODES) } : {}) };
+}
+
+/** The plan of `otel-chain` and `otel-chain-attributes`. */
+export function tracedChainPlan(quick: boolean, attributes: boolean): ScenarioPlan {
+  return {
+    stepsPerUnit: CHAIN_INVOCATIONS_PER_UNIT * CHAIN_NODES,
+    unitLabel: `${CHAIN_INVOCATIONS_PER_UNIT} invocations × ${CHAIN_NODES} nodes + span flush`,
+    rounds: quick ? 2 : 20,
+    minRounds: quick ? 1 : 8,
+    timeBudgetMs: quick ? 3_000 : 50_000,
+    warmupSteps: CHAIN_WARMUP_INVOCATIONS * CHAIN_NODES,
+    warmupCalls: 2,
+    expected: expectedTracedUnit(attributes),
+  };
+}
+
+/** The §5 attributes ours gives an invocation span (`otel-chain-attributes`). */
+function rootAttributes(correlationId: string): Attributes {
+  return {
+    [Attr.invocationId]: randomUUID(),
+    [Attr.entryNode]: NAMES[0]!,
+    [Attr.specVersion]: SPEC_VERSION,
+    [Attr.implementationName]: IMPLEMENTATION_NAME,
+    [Attr.implementationVersion]: IMPLEMENTATION_VERSION,
+    [Attr.correlationId]: correlationId,
+  };
+}
+
+/** The §5 attributes ours gives the node span of `name` at `step` (`otel-chain-attributes`). */
+function nodeAttributes(name: string, namespace: readonly string[], step: number, correlationId: string): Attributes {
+  return { [Attr.nodeName]: name, [Attr.namespace]: namespace as string[], [Attr.step]: step, [Attr.attemptIndex]: 0, [Attr.correlationId]: correlationId };
 }
 
 /** An exporter that exports nowhere: it counts. */
 class CountingExporter implements SpanExporter {
   count = 0;
+  attributes = 0;
   export(spans: ReadableSpan[], done: (r: { code: number }) => void): void {
     this.count += spans.length;
+    for (const s of spans) this.attributes += Object.keys(s.attributes).length;
     done({ code: 0 });
   }
   async shutdown(): Promise<void> {}
@@ -62,22 +105,24 @@ function traced(
   invokeOnce: () => Promise<ChainState>,
   exporter: CountingExporter,
   flush: () => Promise<void>,
+  attributes = false,
 ): Workload {
   const unit = async (invocations: number): Promise<TracedUnitResult> => {
     const before = exporter.count;
+    const attrsBefore = exporter.attributes;
     let total = 0;
     for (let k = 0; k < invocations; k++) total += (await invokeOnce()).count;
     await flush();
-    return { invocations, totalCount: total, spans: exporter.count - before };
+    return { invocations, totalCount: total, spans: exporter.count - before, ...(attributes ? { attributes: exporter.attributes - attrsBefore } : {}) };
   };
   return { run: () => unit(CHAIN_INVOCATIONS_PER_UNIT), warmup: () => unit(CHAIN_WARMUP_INVOCATIONS) };
 }
 
-export function oursTracedChain(): Workload {
+export function oursTracedChain(attributes = false): Workload {
   const exporter = new CountingExporter();
   const otel = new OTelObserver({ exporter });
   const graph = oursChainGraph({ hooks: otel });
-  return traced(async () => (await graph.invoke({})).state, exporter, () => otel.forceFlush());
+  return traced(async () => (await graph.invoke({})).state, exporter, () => otel.forceFlush(), attributes);
 }
 
 /** LangGraph's observer (a callback handler) turning graph and node runs into spans. */
@@ -85,7 +130,12 @@ class SpanHandler extends BaseCallbackHandler {
   override name = "bench-otel";
   readonly #spans = new Map<string, Span>();
   #root: Span | undefined;
-  constructor(readonly tracer: Tracer) {
+  #correlationId = "";
+  #step = 0;
+  constructor(
+    readonly tracer: Tracer,
+    readonly attributes = false,
+  ) {
     super();
   }
   override handleChainStart(
@@ -99,12 +149,15 @@ class SpanHandler extends BaseCallbackHandler {
     runName?: string,
   ): void {
     if (parentRunId === undefined) {
-      this.#root = this.tracer.startSpan("invocation", {}, ROOT_CONTEXT);
+      this.#correlationId = this.attributes ? randomUUID() : "";
+      this.#step = 0;
+      this.#root = this.tracer.startSpan("invocation", this.attributes ? { attributes: rootAttributes(this.#correlationId) } : {}, ROOT_CONTEXT);
       this.#spans.set(runId, this.#root);
       return;
     }
     if (runName === undefined || runName === LG_START || metadata?.["langgraph_node"] !== runName) return;
-    this.#spans.set(runId, this.tracer.startSpan(runName, {}, trace.setSpan(ROOT_CONTEXT, this.#root!)));
+    const options = this.attributes ? { attributes: nodeAttributes(runName, [runName], this.#step++, this.#correlationId) } : {};
+    this.#spans.set(runId, this.tracer.startSpan(runName, options, trace.setSpan(ROOT_CONTEXT, this.#root!)));
   }
   override handleChainEnd(_outputs: Record<string, unknown>, runId: string): void {
     const span = this.#spans.get(runId);
@@ -114,27 +167,29 @@ class SpanHandler extends BaseCallbackHandler {
   }
 }
 
-export function langgraphTracedChain(): Workload {
+export function langgraphTracedChain(attributes = false): Workload {
   const { provider, exporter, tracer } = sdk();
-  const graph = langgraphChainGraph().withConfig({ callbacks: [new SpanHandler(tracer)] });
+  const graph = langgraphChainGraph().withConfig({ callbacks: [new SpanHandler(tracer, attributes)] });
   const config = { recursionLimit: CHAIN_NODES + 10 };
   return traced(async () => (await graph.invoke({}, config)) as ChainState, exporter, async () => {
     await awaitAllCallbacks();
     await provider.forceFlush();
-  });
+  }, attributes);
 }
 
-export function floorTracedChain(): Workload {
+export function floorTracedChain(attributes = false): Workload {
   const { provider, exporter, tracer } = sdk();
   const reducers = { log: floorAppend };
-  const nodes = NAMES.map((n) => [n, async (s: ChainState) => update(n, s)] as const);
+  const nodes = NAMES.map((n) => [n, Object.freeze([n]), async (s: ChainState) => update(n, s)] as const);
   return traced(
     async () => {
-      const root = tracer.startSpan("invocation", {}, ROOT_CONTEXT);
+      const correlationId = attributes ? randomUUID() : "";
+      const root = tracer.startSpan("invocation", attributes ? { attributes: rootAttributes(correlationId) } : {}, ROOT_CONTEXT);
       const parent = trace.setSpan(ROOT_CONTEXT, root);
       let s: ChainState = { count: 0, log: [], last: "" };
-      for (const [name, fn] of nodes) {
-        const span = tracer.startSpan(name, {}, parent);
+      let step = 0;
+      for (const [name, namespace, fn] of nodes) {
+        const span = tracer.startSpan(name, attributes ? { attributes: nodeAttributes(name, namespace, step++, correlationId) } : {}, parent);
         s = floorMerge(s, await fn(s), reducers);
         span.end();
       }
@@ -143,5 +198,6 @@ export function floorTracedChain(): Workload {
     },
     exporter,
     () => provider.forceFlush(),
+    attributes,
   );
 }
