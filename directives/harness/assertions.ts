@@ -16,24 +16,44 @@ import { snake, turnOf, type TurnView } from "../../harness/turns/reading.ts";
 const HOME = "harness";
 const BOOL = { type: "boolean" } as const;
 
-function transmissionTurn(obs: Observation, ctx: CheckContext): (TurnView & { transmission: NonNullable<TurnView["transmission"]> }) | null {
+type TransmissionTurn = TurnView & { transmission: NonNullable<TurnView["transmission"]> };
+
+function transmissionTurn(obs: Observation, ctx: CheckContext): TransmissionTurn | null {
   const t = turnOf(obs, ctx);
   if (t === null) return null;
   if (t.transmission === undefined) {
     ctx.fail(`'${ctx.self.key}' reads a transmission's turn, but the call was a chat turn`);
     return null;
   }
-  return t as TurnView & { transmission: NonNullable<TurnView["transmission"]> };
+  return t as TransmissionTurn;
+}
+
+/** A per-call assertion on a transmission's turn: fails directly when the call has none (a chat turn, no harness). */
+abstract class TransmissionAssertion<V> {
+  readonly scope = "call" as const;
+  check(value: V, obs: Observation, ctx: CheckContext): void {
+    const t = transmissionTurn(obs, ctx);
+    if (t !== null) this.checkTurn(value, t, ctx);
+  }
+  protected abstract checkTurn(value: V, t: TransmissionTurn, ctx: CheckContext): void;
+}
+
+/** A boolean named claim on a transmission's turn ({@link claim}: when claimed but not holding, `why` names the reason). */
+abstract class TransmissionClaim extends TransmissionAssertion<boolean> {
+  readonly schema = BOOL;
+  protected checkTurn(value: boolean, t: TransmissionTurn, ctx: CheckContext): void {
+    claim(ctx, value, this.holds(t), () => this.why(t));
+  }
+  protected abstract holds(t: TransmissionTurn): boolean;
+  protected abstract why(t: TransmissionTurn): string;
 }
 
 /** `invoke_outcome: completed | errored | suspended` — how the turn's `invoke()` ended (harness §4 turn exit). */
 @directive({ name: "invoke_outcome", at: "expected", home: HOME, summary: "the outcome of the turn's invoke()" })
-export class InvokeOutcome {
-  readonly scope = "call" as const;
+export class InvokeOutcome extends TransmissionAssertion<string> {
   readonly schema = { enum: ["completed", "errored", "suspended"] };
-  check(value: string, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t !== null) ctx.match(value, t.outcome, null);
+  protected checkTurn(value: string, t: TransmissionTurn, ctx: CheckContext): void {
+    ctx.match(value, t.outcome, null);
   }
 }
 
@@ -57,8 +77,7 @@ interface InvokeArgsValue {
  * - `signal_payload`: the payload passed on resume, exact.
  */
 @directive({ name: "invoke_args", at: "expected", home: HOME, summary: "the arguments the harness passed to invoke()" })
-export class InvokeArgs {
-  readonly scope = "call" as const;
+export class InvokeArgs extends TransmissionAssertion<InvokeArgsValue> {
   readonly schema = {
     type: "object",
     minProperties: 1,
@@ -71,9 +90,7 @@ export class InvokeArgs {
       signal_payload: { type: "object" },
     },
   };
-  check(value: InvokeArgsValue, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+  protected checkTurn(value: InvokeArgsValue, t: TransmissionTurn, ctx: CheckContext): void {
     const inv = t.transmission.turn.invocation;
     if (inv === undefined) return ctx.fail("the harness made no invoke() call for this transmission", { actual: t.transmission.turn.outbound });
     const l = ctx.label;
@@ -99,12 +116,10 @@ export class InvokeArgs {
 
 /** `outbound_shape: completion_response | error_response | suspended_acknowledgment` — the harness §5 outbound shape. */
 @directive({ name: "outbound_shape", at: "expected", home: HOME, summary: "the turn's outbound shape (harness §5)" })
-export class OutboundShape {
-  readonly scope = "call" as const;
+export class OutboundShape extends TransmissionAssertion<string> {
   readonly schema = { enum: ["completion_response", "error_response", "suspended_acknowledgment"] };
-  check(value: string, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t !== null) ctx.match(value, t.transmission.turn.outbound.kind, null);
+  protected checkTurn(value: string, t: TransmissionTurn, ctx: CheckContext): void {
+    ctx.match(value, t.transmission.turn.outbound.kind, null);
   }
 }
 
@@ -115,12 +130,9 @@ export class OutboundShape {
  * `signal_id`, `metadata`.
  */
 @directive({ name: "outbound_payload_includes", at: "expected", home: HOME, summary: "the outbound payload, by named keys" })
-export class OutboundPayloadIncludes {
-  readonly scope = "call" as const;
+export class OutboundPayloadIncludes extends TransmissionAssertion<Record<string, unknown>> {
   readonly schema = { type: "object", minProperties: 1 };
-  check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+  protected checkTurn(value: Record<string, unknown>, t: TransmissionTurn, ctx: CheckContext): void {
     const out = t.transmission.turn.outbound;
     const payload = out.kind === "completion_response" ? out.payload : snake(out.payload);
     ctx.match(value, payload, Shapes.named());
@@ -129,31 +141,26 @@ export class OutboundPayloadIncludes {
 
 /** `descriptor_read_from_outcome: <bool>` — §5.3 step 1: the subscription carries the suspended outcome's own descriptor. */
 @directive({ name: "descriptor_read_from_outcome", at: "expected", home: HOME, summary: "the subscription's descriptor is the outcome's (§5.3 step 1)" })
-export class DescriptorReadFromOutcome {
-  readonly scope = "call" as const;
-  readonly schema = BOOL;
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+export class DescriptorReadFromOutcome extends TransmissionClaim {
+  protected holds(t: TransmissionTurn): boolean {
     const turn = t.transmission.turn;
-    const holds = turn.outcome === "suspended" && JSON.stringify(turn.subscription.descriptor) === JSON.stringify(turn.result.descriptor) && turn.result.record.descriptor.signalId === turn.descriptor.signalId;
-    claim(ctx, value, holds, () => (turn.outcome !== "suspended" ? `the turn ${turn.outcome}` : "the subscription's descriptor differs from the suspended outcome's"));
+    return turn.outcome === "suspended" && JSON.stringify(turn.subscription.descriptor) === JSON.stringify(turn.result.descriptor) && turn.result.record.descriptor.signalId === turn.descriptor.signalId;
+  }
+  protected why(t: TransmissionTurn): string {
+    return t.outcome !== "suspended" ? `the turn ${t.outcome}` : "the subscription's descriptor differs from the suspended outcome's";
   }
 }
 
 /** `signal_subscription_registered: <bool>` — §5.3 step 2 / §6: once the turn returned, the coordinator holds a subscription for the paused invocation. */
 @directive({ name: "signal_subscription_registered", at: "expected", home: HOME, summary: "the coordinator holds the paused invocation's subscription" })
-export class SignalSubscriptionRegistered {
-  readonly scope = "call" as const;
-  readonly schema = BOOL;
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+export class SignalSubscriptionRegistered extends TransmissionClaim {
+  protected holds(t: TransmissionTurn): boolean {
     const turn = t.transmission.turn;
     const sub = turn.outcome === "suspended" ? t.call.subscriptionsAfter.find((s) => s.invocationId === turn.invocationId) : undefined;
-    claim(ctx, value, sub !== undefined && sub.descriptor.signalId === (turn as { descriptor: { signalId: string } }).descriptor.signalId, () =>
-      turn.outcome !== "suspended" ? `the turn ${turn.outcome}` : "the coordinator holds no subscription for the paused invocation",
-    );
+    return sub !== undefined && sub.descriptor.signalId === (turn as { descriptor: { signalId: string } }).descriptor.signalId;
+  }
+  protected why(t: TransmissionTurn): string {
+    return t.outcome !== "suspended" ? `the turn ${t.outcome}` : "the coordinator holds no subscription for the paused invocation";
   }
 }
 
@@ -181,27 +188,22 @@ export function claimDidNotBlock(ctx: CheckContext, value: boolean, t: TurnView)
 
 /** `signal_correlation_resolved: <bool>` — §6: the coordinator mapped the arriving signal to a paused invocation. */
 @directive({ name: "signal_correlation_resolved", at: "expected", home: HOME, summary: "the signal was correlated to a paused invocation" })
-export class SignalCorrelationResolved {
-  readonly scope = "call" as const;
-  readonly schema = BOOL;
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+export class SignalCorrelationResolved extends TransmissionClaim {
+  protected holds(t: TransmissionTurn): boolean {
     const turn = t.transmission.turn;
-    claim(ctx, value, turn.path === "3.3" && turn.resumedInvocationId !== undefined, () =>
-      turn.path !== "3.3" ? `the turn took path ${String(turn.path)}, not the signal-resume path` : `correlation failed: ${turn.outcome === "errored" ? turn.error.message : "?"}`,
-    );
+    return turn.path === "3.3" && turn.resumedInvocationId !== undefined;
+  }
+  protected why(t: TransmissionTurn): string {
+    const turn = t.transmission.turn;
+    return turn.path !== "3.3" ? `the turn took path ${String(turn.path)}, not the signal-resume path` : `correlation failed: ${turn.outcome === "errored" ? turn.error.message : "?"}`;
   }
 }
 
 /** `resolved_to_invocation_id: <id | placeholder>` — the paused invocation the signal was correlated to. */
 @directive({ name: "resolved_to_invocation_id", at: "expected", home: HOME, summary: "the invocation the signal correlated to" })
-export class ResolvedToInvocationId {
-  readonly scope = "call" as const;
+export class ResolvedToInvocationId extends TransmissionAssertion<string> {
   readonly schema = { type: "string", minLength: 1 };
-  check(value: string, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+  protected checkTurn(value: string, t: TransmissionTurn, ctx: CheckContext): void {
     const want = resolveInvocationPlaceholder(value, t.call.previous, ctx.locate(ctx.self.path));
     ctx.match(want, t.transmission.turn.resumedInvocationId ?? null, null);
   }
@@ -212,12 +214,9 @@ export class ResolvedToInvocationId {
  * `invoke()` for the transmission, or more than one session load in it.
  */
 @directive({ name: "harness_auto_retried", at: "expected", home: HOME, summary: "the harness re-ran the turn by itself" })
-export class HarnessAutoRetried {
-  readonly scope = "call" as const;
+export class HarnessAutoRetried extends TransmissionAssertion<boolean> {
   readonly schema = BOOL;
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    const t = transmissionTurn(obs, ctx);
-    if (t === null) return;
+  protected checkTurn(value: boolean, t: TransmissionTurn, ctx: CheckContext): void {
     const attempts = t.transmission.turn.attempts;
     const loads = t.call.storeCalls?.load ?? 0;
     ctx.match(value, attempts > 1 || loads > 1, null);

@@ -1,7 +1,29 @@
 import { directiveTester, indent } from "./tester.ts";
 
+interface GraphOpts {
+  readonly nodes: string;
+  readonly edges: string;
+  readonly entry: string;
+  readonly store?: string;
+}
+
+/** The case's graph (`entry`, `nodes`, `edges`) and its `session_store`, as lines of the case mapping. */
+function graphLines(opts: GraphOpts): string {
+  return `    entry: ${opts.entry}
+    nodes:
+${indent(opts.nodes, 6)}
+    edges:
+${indent(opts.edges, 6)}
+    session_store: ${opts.store ?? "in_memory"}`;
+}
+
+/** An optional list-valued key of the case mapping (`invariants`, `signal_arrivals`): empty when absent. */
+function optionalLines(key: string, list: string | undefined): string {
+  return list !== undefined ? `    ${key}:\n${indent(list, 6)}` : "";
+}
+
 /** A harness case: the graph of `nodes` (a → [b →] END), state `fields`, then `transmissions` (YAML list). */
-function harnessCase(opts: { mode?: string; fields?: string; nodes: string; edges: string; entry: string; store?: string; tx: string; invariants?: string }): string {
+function harnessCase(opts: GraphOpts & { mode?: string; fields?: string; tx: string; invariants?: string }): string {
   return `
 cases:
   - name: c
@@ -9,16 +31,11 @@ cases:
     state:
       fields:
 ${indent(opts.fields ?? "v: {type: int, default: 0}\napproved: {type: bool, default: false}", 8)}
-    entry: ${opts.entry}
-    nodes:
-${indent(opts.nodes, 6)}
-    edges:
-${indent(opts.edges, 6)}
-    session_store: ${opts.store ?? "in_memory"}
+${graphLines(opts)}
     checkpointer: in_memory
     transmissions:
 ${indent(opts.tx, 6)}
-${opts.invariants !== undefined ? `    invariants:\n${indent(opts.invariants, 6)}` : ""}`;
+${optionalLines("invariants", opts.invariants)}`;
 }
 
 const completes = (expected: string, payload = '{session_id: "s-1"}', intent = "new_session") =>
@@ -147,7 +164,7 @@ directiveTester("harness named claims", {
 });
 
 /** A chat case: `messages` history + `extra` fields, the nodes, then chat turns (and signal arrivals). */
-function chatCase(opts: { nodes: string; edges: string; entry: string; store?: string; turns: string; arrivals?: string; invariants?: string }): string {
+function chatCase(opts: GraphOpts & { turns: string; arrivals?: string; invariants?: string }): string {
   return `
 cases:
   - name: c
@@ -156,16 +173,11 @@ cases:
       fields:
         messages: {type: "list[ChatMessage]", reducer: append, default: []}
         approved: {type: bool, default: false}
-    entry: ${opts.entry}
-    nodes:
-${indent(opts.nodes, 6)}
-    edges:
-${indent(opts.edges, 6)}
-    session_store: ${opts.store ?? "in_memory"}
+${graphLines(opts)}
     chat_turns:
 ${indent(opts.turns, 6)}
-${opts.arrivals !== undefined ? `    signal_arrivals:\n${indent(opts.arrivals, 6)}` : ""}
-${opts.invariants !== undefined ? `    invariants:\n${indent(opts.invariants, 6)}` : ""}`;
+${optionalLines("signal_arrivals", opts.arrivals)}
+${optionalLines("invariants", opts.invariants)}`;
 }
 
 const echoChat = (second: string) =>
