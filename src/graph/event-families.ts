@@ -109,14 +109,40 @@ export function lineageRecord(e: EventLineage): Record<string, unknown> {
   return {
     invocation_id: e.invocationId,
     correlation_id: e.correlationId,
+    ...nodeLineageRecord(e),
+  };
+}
+
+/** The node-scoping half of {@link lineageRecord} (no invocation / correlation ids), in the spec's field names. */
+export interface SpecNodeLineage {
+  readonly node_name: string;
+  readonly namespace: readonly string[];
+  readonly attempt_index: number;
+  readonly fan_out_index: number | null;
+  readonly branch_name: string | null;
+  readonly fan_out_index_chain: readonly (number | null)[];
+  readonly branch_name_chain: readonly (string | null)[];
+}
+
+/**
+ * Where a §6 event's node stands — name, namespace, attempt, fan-out / branch scope — without the
+ * invocation's ids: {@link lineageRecord}'s fields after `correlation_id`, and the failure-isolation
+ * event's `wrapped_node_lineage` (pipeline-utilities §6.3).
+ */
+export function nodeLineageRecord(e: EventLineage): SpecNodeLineage {
+  return {
     node_name: e.nodeName,
     namespace: e.namespace,
     attempt_index: e.attemptIndex,
     fan_out_index: e.fanOutIndex ?? null,
     branch_name: e.branchName ?? null,
-    fan_out_index_chain: e.fanOutIndexChain,
-    branch_name_chain: e.branchNameChain,
+    ...chainsRecord(e),
   };
+}
+
+/** The §6 lineage chains (`fan_out_index_chain`, `branch_name_chain`), shared by the lineage records above and the metadata-augmentation record. */
+function chainsRecord(e: Pick<EventLineage, "fanOutIndexChain" | "branchNameChain">): Pick<SpecNodeLineage, "fan_out_index_chain" | "branch_name_chain"> {
+  return { fan_out_index_chain: e.fanOutIndexChain, branch_name_chain: e.branchNameChain };
 }
 
 registerEventFamily({ typeName: "NodeEvent", kind: "node", toRecord: (e) => toSpecEvent(e) as unknown as Readonly<Record<string, unknown>> });
@@ -129,8 +155,7 @@ registerEventFamily({
     node_name: e.nodeName ?? null,
     namespace: e.namespace ?? null,
     attempt_index: e.attemptIndex,
-    fan_out_index_chain: e.fanOutIndexChain,
-    branch_name_chain: e.branchNameChain,
+    ...chainsRecord(e),
     added: e.added,
   }),
 });

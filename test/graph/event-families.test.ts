@@ -12,6 +12,9 @@ import {
   type InvocationHooks,
   type ObserverEvent,
 } from "../../src/graph/index.ts";
+import { lineageRecord, nodeLineageRecord } from "../../src/graph/event-families.ts";
+import { toSpecFailureIsolationEvent } from "../../src/internal.ts";
+import type { FailureIsolationEvent } from "../../src/pipeline/middleware/index.ts";
 import "../../src/llm/index.ts";
 
 describe("typed event families (graph-engine §6 typed variants)", () => {
@@ -69,3 +72,31 @@ describe("typed event families (graph-engine §6 typed variants)", () => {
 function lineage(ctx: { invocationId: string; correlationId: string; attemptIndex: number; fanOutIndexChain: readonly (number | null)[]; branchNameChain: readonly (string | null)[] }) {
   return { invocationId: ctx.invocationId, correlationId: ctx.correlationId, attemptIndex: ctx.attemptIndex, fanOutIndexChain: ctx.fanOutIndexChain, branchNameChain: ctx.branchNameChain };
 }
+
+describe("lineage records (graph-engine §6 baseline, observability §6, pipeline-utilities §6.3)", () => {
+  const base = { invocationId: "inv-1", correlationId: "cor-1", nodeName: "n", namespace: ["outer", "n"], attemptIndex: 2, fanOutIndexChain: [3], branchNameChain: [null] };
+  const scoped = { ...base, fanOutIndex: 3, branchName: "b" };
+  const ids = ["invocation_id", "correlation_id"];
+  const nodeKeys = ["node_name", "namespace", "attempt_index", "fan_out_index", "branch_name", "fan_out_index_chain", "branch_name_chain"];
+
+  it("lineageRecord: the ids, then the node lineage in field order; fan_out_index / branch_name null outside a scope", () => {
+    expect(Object.keys(lineageRecord(base))).to.deep.equal([...ids, ...nodeKeys]);
+    expect(lineageRecord(base)).to.deep.equal({ invocation_id: "inv-1", correlation_id: "cor-1", node_name: "n", namespace: ["outer", "n"], attempt_index: 2, fan_out_index: null, branch_name: null, fan_out_index_chain: [3], branch_name_chain: [null] });
+    expect(lineageRecord(scoped)).to.include({ fan_out_index: 3, branch_name: "b" });
+    expect(nodeLineageRecord(scoped)).to.deep.equal({ node_name: "n", namespace: ["outer", "n"], attempt_index: 2, fan_out_index: 3, branch_name: "b", fan_out_index_chain: [3], branch_name_chain: [null] });
+  });
+
+  it("the metadata-augmentation record: ids, nullable node_name / namespace, attempt, chains, added (no fan_out_index / branch_name)", () => {
+    const r = toSpecRecord({ kind: "metadata_augmentation", invocationId: "inv-1", correlationId: "cor-1", attemptIndex: 0, fanOutIndexChain: [], branchNameChain: [], added: { k: "v" }, metadata: { k: "v", old: 1 }, timestamp: 0 });
+    expect(Object.keys(r)).to.deep.equal(["invocation_id", "correlation_id", "node_name", "namespace", "attempt_index", "fan_out_index_chain", "branch_name_chain", "added"]);
+    expect(r).to.deep.equal({ invocation_id: "inv-1", correlation_id: "cor-1", node_name: null, namespace: null, attempt_index: 0, fan_out_index_chain: [], branch_name_chain: [], added: { k: "v" } });
+  });
+
+  it("the failure-isolation record's wrapped_node_lineage is the node lineage; the ids close the record", () => {
+    const e = { kind: "failure_isolation", ...scoped, eventName: "x", preState: {}, postState: {}, caughtException: { category: null, message: "m", chain: [] }, exception: new Error("m"), graphName: "g", timestamp: 0 } as FailureIsolationEvent;
+    const r = toSpecFailureIsolationEvent(e);
+    expect(Object.keys(r)).to.deep.equal(["event_name", "wrapped_node_lineage", "pre_state", "post_state", "caught_exception", ...ids]);
+    expect(Object.keys(r.wrapped_node_lineage)).to.deep.equal(nodeKeys);
+    expect(r.wrapped_node_lineage).to.deep.equal(nodeLineageRecord(scoped));
+  });
+});

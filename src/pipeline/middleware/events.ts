@@ -8,6 +8,7 @@
  * it with `event.kind === "failure_isolation"` (or {@link isFailureIsolationEvent}).
  */
 import type { EventLineage, StateRecord } from "../../graph/index.ts";
+import { nodeLineageRecord, type SpecNodeLineage } from "../../graph/event-families.ts";
 import type { CauseClassification, CauseLink } from "./cause-chain.ts";
 
 /** §6.3 `caught_exception`: the §6.4 classification of the caught error. */
@@ -51,15 +52,8 @@ export function isFailureIsolationEvent(event: { readonly kind: string }): event
 /** The spec (snake_case) record form of a {@link FailureIsolationEvent}. */
 export interface SpecFailureIsolationEventRecord {
   readonly event_name: string;
-  readonly wrapped_node_lineage: {
-    readonly node_name: string;
-    readonly namespace: readonly string[];
-    readonly attempt_index: number;
-    readonly fan_out_index: number | null;
-    readonly branch_name: string | null;
-    readonly fan_out_index_chain: readonly (number | null)[];
-    readonly branch_name_chain: readonly (string | null)[];
-  };
+  /** The wrapped node's lineage without the ids (they close the record). */
+  readonly wrapped_node_lineage: SpecNodeLineage;
   readonly pre_state: Readonly<StateRecord>;
   readonly post_state: Readonly<Record<string, unknown>>;
   readonly caught_exception: {
@@ -75,15 +69,7 @@ export interface SpecFailureIsolationEventRecord {
 export function toSpecFailureIsolationEvent(e: FailureIsolationEvent): SpecFailureIsolationEventRecord {
   return {
     event_name: e.eventName,
-    wrapped_node_lineage: {
-      node_name: e.nodeName,
-      namespace: e.namespace,
-      attempt_index: e.attemptIndex,
-      fan_out_index: e.fanOutIndex ?? null,
-      branch_name: e.branchName ?? null,
-      fan_out_index_chain: e.fanOutIndexChain,
-      branch_name_chain: e.branchNameChain,
-    },
+    wrapped_node_lineage: nodeLineageRecord(e),
     pre_state: e.preState,
     post_state: e.postState,
     caught_exception: {
