@@ -19,6 +19,28 @@ export function settle(value: boolean, ctx: CheckContext, reason: string | null,
   ctx.fail(value ? `${ctx.self.key}: ${reason}` : `${ctx.self.key}: expected the claim not to hold, but ${holds}`, { expected: value, actual: reason === null });
 }
 
+/** Why a named claim does not hold for the block's call, or `null` when it does. */
+export type ClaimReason = (obs: Observation, ctx: CheckContext) => string | null;
+
+/** A boolean named claim decided by one {@link ClaimReason}. */
+export interface ReasonedClaimDirective {
+  readonly schema: { readonly type: "boolean" };
+  check(value: boolean, obs: Observation, ctx: CheckContext): void;
+}
+
+/**
+ * The base of a named claim whose truth is `reason(obs, ctx) === null`, {@link settle}d against the
+ * written value: `@directive({...}) export class MyClaim extends ReasonedClaim(reason) {}`.
+ */
+export function ReasonedClaim(reason: ClaimReason): new () => ReasonedClaimDirective {
+  return class {
+    readonly schema = { type: "boolean" } as const;
+    check(value: boolean, obs: Observation, ctx: CheckContext): void {
+      settle(value, ctx, reason(obs, ctx));
+    }
+  };
+}
+
 /** The call's failure-isolation events, or a reason when there are none. */
 export function caughtEvents(obs: Observation, ctx: CheckContext): FailureIsolationEvent[] | string {
   const none = noCallMade(obs);

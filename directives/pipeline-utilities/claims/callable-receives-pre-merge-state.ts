@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import { valuesEqual } from "../../../harness/graph/values.ts";
-import { caughtEvents, settle, wrappedNodeEvents } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, ReasonedClaim, wrappedNodeEvents } from "../../../harness/pipeline/claims.ts";
 import { DegradedCalls } from "../../../harness/pipeline/facets.ts";
 
 /**
@@ -11,12 +11,7 @@ import { DegradedCalls } from "../../../harness/pipeline/facets.ts";
  * wrapped node with (its started event's `pre_state`), which is also the event's `pre_state`.
  */
 @directive({ name: "callable_receives_pre_merge_state", at: "invariant", home: "pipeline-utilities" })
-export class CallableReceivesPreMergeState {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class CallableReceivesPreMergeState extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const calls = obs.tryGet(DegradedCalls) ?? [];

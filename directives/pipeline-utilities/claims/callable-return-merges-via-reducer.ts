@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import { valuesEqual } from "../../../harness/graph/values.ts";
-import { caughtEvents, mergedIntoFinalState, settle } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, mergedIntoFinalState, ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { DegradedCalls } from "../../../harness/pipeline/facets.ts";
 
 /**
@@ -11,12 +11,7 @@ import { DegradedCalls } from "../../../harness/pipeline/facets.ts";
  * and the final state holds it merged over the pre-merge state through the fields' reducers.
  */
 @directive({ name: "callable_return_merges_via_reducer", at: "invariant", home: "pipeline-utilities" })
-export class CallableReturnMergesViaReducer {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class CallableReturnMergesViaReducer extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const calls = obs.tryGet(DegradedCalls) ?? [];

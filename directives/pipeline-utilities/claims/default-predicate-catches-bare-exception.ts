@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { firstCaughtReason, settle, walkedChain } from "../../../harness/pipeline/claims.ts";
+import { firstCaughtReason, ReasonedClaim, walkedChain } from "../../../harness/pipeline/claims.ts";
 
 /**
  * `default_predicate_catches_bare_exception` (fixture 063; §6.3 `predicate` default always-true):
@@ -9,12 +9,7 @@ import { firstCaughtReason, settle, walkedChain } from "../../../harness/pipelin
  * no category anywhere in its chain, and the call completed.
  */
 @directive({ name: "default_predicate_catches_bare_exception", at: "invariant", home: "pipeline-utilities" })
-export class DefaultPredicateCatchesBareException {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class DefaultPredicateCatchesBareException extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   return firstCaughtReason(obs, ctx, (e, cfg) => {

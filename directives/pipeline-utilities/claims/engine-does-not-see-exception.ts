@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import * as F from "../../../harness/graph/facets.ts";
-import { caughtEvents, notCompleted, settle } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, notCompleted, ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 
 /**
  * `engine_does_not_see_exception` (fixtures 058, 061; §6.3 *Engine continuation*): a failure
@@ -11,12 +11,7 @@ import { caughtEvents, notCompleted, settle } from "../../../harness/pipeline/cl
  * composite node holding it — is in the execution order).
  */
 @directive({ name: "engine_does_not_see_exception", at: "invariant", home: "pipeline-utilities" })
-export class EngineDoesNotSeeException {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class EngineDoesNotSeeException extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const events = caughtEvents(obs, ctx);

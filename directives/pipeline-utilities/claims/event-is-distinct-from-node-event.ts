@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import { isNodeEvent } from "../../../src/graph/index.ts";
-import { caughtEvents, firstReason, settle } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, firstReason, ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { capturedNodeEvents } from "../../../harness/pipeline/reading.ts";
 
 /**
@@ -11,12 +11,7 @@ import { capturedNodeEvents } from "../../../harness/pipeline/reading.ts";
  * node-event `error` — and no node event of the call carries its fields.
  */
 @directive({ name: "event_is_distinct_from_node_event", at: "invariant", home: "pipeline-utilities" })
-export class EventIsDistinctFromNodeEvent {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class EventIsDistinctFromNodeEvent extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const events = caughtEvents(obs, ctx);

@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { firstCaughtReason, settle } from "../../../harness/pipeline/claims.ts";
+import { firstCaughtReason, ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { gateAccepts, gateOf } from "../../../harness/pipeline/gates.ts";
 
 /**
@@ -10,12 +10,7 @@ import { gateAccepts, gateOf } from "../../../harness/pipeline/gates.ts";
  * middleware degraded, and the call completed.
  */
 @directive({ name: "matching_exception_caught", at: "invariant", home: "pipeline-utilities" })
-export class MatchingExceptionCaught {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class MatchingExceptionCaught extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   return firstCaughtReason(obs, ctx, (e, cfg) => {

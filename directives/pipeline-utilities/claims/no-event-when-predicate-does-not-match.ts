@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { settle } from "../../../harness/pipeline/claims.ts";
+import { ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { gateAccepts, isolationGatesFor, raisedError } from "../../../harness/pipeline/gates.ts";
 import { failureIsolationEvents } from "../../../harness/pipeline/reading.ts";
 
@@ -10,12 +10,7 @@ import { failureIsolationEvents } from "../../../harness/pipeline/reading.ts";
  * configured predicate / catch rejects, and the call emitted no failure-isolation event.
  */
 @directive({ name: "no_event_when_predicate_does_not_match", at: "invariant", home: "pipeline-utilities" })
-export class NoEventWhenPredicateDoesNotMatch {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class NoEventWhenPredicateDoesNotMatch extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const events = failureIsolationEvents(obs, ctx);

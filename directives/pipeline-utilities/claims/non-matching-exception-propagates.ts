@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import { categoryOf } from "../../../src/pipeline/middleware/index.ts";
-import { settle } from "../../../harness/pipeline/claims.ts";
+import { ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { gateAccepts, isolationGatesFor, raisedError } from "../../../harness/pipeline/gates.ts";
 import { failureIsolationEvents } from "../../../harness/pipeline/reading.ts";
 
@@ -12,12 +12,7 @@ import { failureIsolationEvents } from "../../../harness/pipeline/reading.ts";
  * `node_exception` carrier raised from that node, and nothing was isolated.
  */
 @directive({ name: "non_matching_exception_propagates", at: "invariant", home: "pipeline-utilities" })
-export class NonMatchingExceptionPropagates {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class NonMatchingExceptionPropagates extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const raised = raisedError(obs, ctx);

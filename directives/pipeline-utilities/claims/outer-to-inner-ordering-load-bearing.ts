@@ -1,7 +1,7 @@
 import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
-import { caughtEvents, firstReason, settle } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, firstReason, ReasonedClaim } from "../../../harness/pipeline/claims.ts";
 import { composition } from "../../../harness/pipeline/retry-reading.ts";
 
 /**
@@ -12,12 +12,7 @@ import { composition } from "../../../harness/pipeline/retry-reading.ts";
  * than isolation swallowing the first failure.
  */
 @directive({ name: "outer_to_inner_ordering_load_bearing", at: "invariant", home: "pipeline-utilities" })
-export class OuterToInnerOrderingLoadBearing {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class OuterToInnerOrderingLoadBearing extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const events = caughtEvents(obs, ctx);

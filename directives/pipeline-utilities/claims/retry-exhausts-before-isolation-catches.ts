@@ -2,7 +2,7 @@ import { directive } from "../../../src/conformance/registry.ts";
 import type { CheckContext } from "../../../src/conformance/directive.ts";
 import type { Observation } from "../../../src/conformance/observation.ts";
 import { capturedEvents } from "../../../harness/pipeline/reading.ts";
-import { caughtEvents, firstReason, settle, wrappedNodeEvents } from "../../../harness/pipeline/claims.ts";
+import { caughtEvents, firstReason, ReasonedClaim, wrappedNodeEvents } from "../../../harness/pipeline/claims.ts";
 import { composition } from "../../../harness/pipeline/retry-reading.ts";
 
 /**
@@ -12,12 +12,7 @@ import { composition } from "../../../harness/pipeline/retry-reading.ts";
  * names the final attempt (`attempt_index = max_attempts - 1`).
  */
 @directive({ name: "retry_exhausts_before_isolation_catches", at: "invariant", home: "pipeline-utilities" })
-export class RetryExhaustsBeforeIsolationCatches {
-  readonly schema = { type: "boolean" };
-  check(value: boolean, obs: Observation, ctx: CheckContext): void {
-    settle(value, ctx, reason(obs, ctx));
-  }
-}
+export class RetryExhaustsBeforeIsolationCatches extends ReasonedClaim(reason) {}
 
 function reason(obs: Observation, ctx: CheckContext): string | null {
   const events = caughtEvents(obs, ctx);
