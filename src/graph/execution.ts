@@ -411,7 +411,7 @@ function runAttempt(ctx: DispatchContext, s: State): unknown {
       ctx.attemptIdx = currentAttemptIndex();
       deliver(f, nodeEvent(ctx, "started", s, undefined));
     }
-    const r = node.body(s, ctx);
+    const r = node.middleware.length ? runBodyMarked(ctx, s) : node.body(s, ctx);
     // Without middleware the dispatch loop closes a failed attempt itself; with middleware (which may
     // re-attempt) the attempt must be closed — event dispatched, hooks awaited — before `next` rejects.
     if (node.middleware.length && isThenable(r)) return Promise.resolve(r).then(undefined, (e: unknown) => attemptFailed(ctx, e));
@@ -419,6 +419,17 @@ function runAttempt(ctx: DispatchContext, s: State): unknown {
   } catch (e) {
     return attemptFailed(ctx, e);
   }
+}
+
+/**
+ * A middleware-wrapped node's body, run in an async context marked as this dispatch's body (one
+ * `AsyncLocalStorage.run`, paid only by nodes with middleware): `inNodeBody()` then tells the body —
+ * and work it starts — from the middleware around it, whose calls observability §5.5 parents under
+ * the nearest wrapper even while the node's span is open (a post-phase call).
+ */
+function runBodyMarked(ctx: DispatchContext, s: State): unknown {
+  const store = engineStorage.getStore();
+  return store ? engineStorage.run({ frame: store.frame, attemptIndex: store.attemptIndex, meta: store.meta, body: ctx }, () => ctx.node.body(s, ctx)) : ctx.node.body(s, ctx);
 }
 
 function normalizeUpdate(u: unknown): unknown {

@@ -358,6 +358,19 @@ export function currentNodeContext(): NodeExecutionContext<StateRecord> | undefi
 }
 
 /**
+ * Whether the code calling this runs in the body of the node currently executing (or in work the
+ * body started) — `false` outside a node and in the node's middleware (before or after `next()`).
+ * Observability §5.5 parents a provider call made from middleware under the nearest enclosing
+ * wrapper, not the node's span, even while that span is open.
+ */
+export function inNodeBody(): boolean {
+  const store = engineStorage.getStore();
+  const ctx = store?.frame.currentCtx as { readonly node?: { readonly middleware: readonly unknown[] } } | undefined;
+  if (ctx === undefined) return false;
+  return ctx.node === undefined || ctx.node.middleware.length === 0 || store!.body === ctx;
+}
+
+/**
  * Put an event on the current invocation's observer queue (for typed event kinds defined by later
  * capabilities), after handing it to the hooks' `onTypedEvent`. Returns `false` when called outside
  * an invocation or when nothing observes it.

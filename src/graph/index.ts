@@ -127,6 +127,7 @@ export {
   withAttemptIndex,
   currentAttemptIndex,
   currentNodeContext,
+  inNodeBody,
   emitEvent,
   isNodeKind,
   preciseNow,

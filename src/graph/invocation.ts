@@ -26,6 +26,11 @@ export interface EngineStore {
   readonly attemptIndex: number;
   /** Invocation metadata of this async context (observability §3.4), copy-on-write per dispatch. */
   readonly meta: MetadataCell;
+  /**
+   * Set inside the body of a node that has middleware: the dispatch whose body this async context
+   * runs (so code can tell the body from its middleware, see `inNodeBody()`). Unset elsewhere.
+   */
+  readonly body?: object;
 }
 
 /** @internal */

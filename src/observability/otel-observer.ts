@@ -32,6 +32,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter, type SpanPr
 import {
   currentNodeContext,
   getInvocationMetadata,
+  inNodeBody,
   type ChildRunInfo,
   type InvocationEnd,
   type InvocationHooks,
@@ -535,22 +536,25 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       this.#metrics?.record(e);
       const t = this.#traces.get(e.invocationId);
       if (!t) return;
+      // Handed over inline, in the emitting code's async context: a call from the node's middleware
+      // (not its body) is orphaned from the node span even while that span is open (post phase).
       if (e.kind === "llm_completion" || e.kind === "llm_failed") {
-        if (!this.#disableLlmSpans) renderLlmSpans(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+        if (!this.#disableLlmSpans) renderLlmSpans(this.#tracer, e, this.#eventParent(t, e, inNodeBody()), this.#cross(t, e.invocationMetadata), this.#providerFlags);
       } else if (e.kind === "tool_call" || e.kind === "tool_call_failed") {
-        renderToolSpan(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+        renderToolSpan(this.#tracer, e, this.#eventParent(t, e, inNodeBody()), this.#cross(t, e.invocationMetadata), this.#providerFlags);
       } else if (isRetrievalEvent(e)) {
-        renderRetrievalSpan(this.#tracer, e, this.#eventParent(t, e), this.#cross(t, e.invocationMetadata), this.#providerFlags);
+        renderRetrievalSpan(this.#tracer, e, this.#eventParent(t, e, inNodeBody()), this.#cross(t, e.invocationMetadata), this.#providerFlags);
       }
     });
   }
 
   /**
    * §5.5 *Lineage-resolved parent*: the calling node's open span, identified by the full lineage
-   * chains and attempt; else (a call from middleware or a wrapper) the nearest open wrapper span.
+   * chains and attempt, for a call from the node's body; else (a call from middleware — `fromBody`
+   * false — or a wrapper, or the node span is not open) the nearest open wrapper span.
    */
-  #eventParent(t: InvocationTrace, e: EventLineage): Context {
-    const node = t.nodes.get(nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex));
+  #eventParent(t: InvocationTrace, e: EventLineage, fromBody = true): Context {
+    const node = fromBody ? t.nodes.get(nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex)) : undefined;
     return node?.ctx ?? this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
   }
 

@@ -10,6 +10,7 @@ import {
   field,
   GraphBuilder,
   GraphInterrupt,
+  inNodeBody,
   NodeException,
   withAttemptIndex,
   type CompiledGraph,
@@ -412,5 +413,37 @@ describe("graph/extension: a failed attempt that middleware recovers", () => {
       ["started", 1, "-"],
       ["completed", 1, "error"],
     ]);
+  });
+});
+
+describe("inNodeBody(): the node body vs its middleware", () => {
+  it("false outside a node and in middleware before / after next(); true in the body (across its awaits)", async () => {
+    const seen: Array<[string, boolean]> = [];
+    const S = defineState({ x: field.int().default(0) });
+    const mw: Middleware = async (s, next) => {
+      seen.push(["pre", inNodeBody()]);
+      const u = await next(s);
+      seen.push(["post", inNodeBody()]);
+      return u;
+    };
+    const g = new GraphBuilder(S)
+      .addNode(
+        "wrapped",
+        async () => {
+          seen.push(["body", inNodeBody()]);
+          await sleep(1);
+          seen.push(["body-after-await", inNodeBody()]);
+          return {};
+        },
+        { middleware: [mw as never] },
+      )
+      .addNode("plain", () => (seen.push(["plain", inNodeBody()]), {}))
+      .addEdge("wrapped", "plain")
+      .addEdge("plain", END)
+      .setEntry("wrapped")
+      .compile();
+    await g.invoke({});
+    seen.push(["outside", inNodeBody()]);
+    expect(seen).to.deep.equal([["pre", false], ["body", true], ["body-after-await", true], ["post", false], ["plain", true], ["outside", false]]);
   });
 });

@@ -121,6 +121,26 @@ describe("observability: LLM provider spans (§5.5)", () => {
     const s = named(spans, "openarmature.llm.complete")[0]!;
     expect(parentName(spans, s)).to.equal("openarmature.invocation");
   });
+
+  it("a call from a post-phase middleware is orphaned too, though the node span is still open (§5.5, conformance-adapter §5.1)", async () => {
+    const p = provider([{ status: 200, json: chatBody("body") }, { status: 200, json: chatBody("guard") }]);
+    const mw: Middleware = async (s, next) => {
+      const update = await next(s);
+      await p.complete(HI);
+      return update;
+    };
+    // The body's own call (and work it leaves running) still parents under the node span.
+    const spans = await run(() => p.complete(HI), {}, mw);
+    const [body, post] = named(spans, "openarmature.llm.complete").sort((x, y) => x.startTime[0] - y.startTime[0] || x.startTime[1] - y.startTime[1]);
+    expect(parentName(spans, body!)).to.equal("ask");
+    expect(parentName(spans, post!)).to.equal("openarmature.invocation");
+    const tools = await run(async () => undefined, {}, async (s, next) => {
+      const update = await next(s);
+      await runToolCall({ name: "w" }, () => 1);
+      return update;
+    });
+    expect(parentName(tools, named(tools, "openarmature.tool.call")[0]!)).to.equal("openarmature.invocation");
+  });
 });
 
 describe("observability: tool-execution spans (§5.5.11)", () => {
