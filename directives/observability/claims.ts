@@ -189,12 +189,22 @@ const spanClaims: ClaimRow<SpanView>[] = [
   {
     name: "fan_out_index_range",
     section: "observability 006",
-    summary: "the instance spans' fan_out_index values are exactly lo..hi",
+    summary: "each fan-out node's instance spans carry exactly the fan_out_index values lo..hi (per fan-out node span, so a nested fan-out's repeats do not count)",
     schema: { type: "array", items: { type: "integer" }, minItems: 2, maxItems: 2 },
     check: (v, [lo, hi]: [number, number]) => {
-      const idx = v.all.filter((s) => s.name === attr(s, "openarmature.fan_out.parent_node_name")).map((s) => attr(s, "openarmature.node.fan_out_index") as number).sort((a, b) => a - b);
-      const want = Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
-      return show(idx) === show(want) ? null : `instance indices ${show(idx)}`;
+      // Instances group by their fan-out node span; a detached instance (its parent a detached
+      // trace's root, §4.4) by its fan-out node's name.
+      const groups = new Map<string, number[]>();
+      for (const s of v.all.filter((x) => x.name === attr(x, "openarmature.fan_out.parent_node_name"))) {
+        const parent = v.all.find((p) => p.spanContext().spanId === parentId(s));
+        const k = parent && attr(parent, "openarmature.fan_out.item_count") !== undefined ? `span ${parent.spanContext().spanId}` : `detached ${s.name}`;
+        let g = groups.get(k);
+        if (!g) groups.set(k, (g = []));
+        g.push(attr(s, "openarmature.node.fan_out_index") as number);
+      }
+      const want = show(Array.from({ length: hi - lo + 1 }, (_, i) => lo + i));
+      const bad = [...groups.values()].map((g) => g.sort((a, b) => a - b)).filter((g) => show(g) !== want);
+      return groups.size > 0 && bad.length === 0 ? null : groups.size === 0 ? "no fan-out instance span" : `instance indices ${bad.map(show).join(", ")} under a fan-out node`;
     },
   },
   {

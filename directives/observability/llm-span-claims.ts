@@ -130,27 +130,9 @@ const rows: ClaimRow<SpanView>[] = [
       return typeof s === "string" ? s : typeof a(s, "openarmature.llm.output.content") === "string" ? null : "no output.content";
     },
   },
-  // lineage-resolved parents (132, 133, 152)
+  // lineage-resolved parents (132, 133, 152; the lineage-comparing ones are in lineage-claims.ts)
   { name: "llm_provider_span_count", section: "observability 132", summary: "the number of LLM spans", schema: { type: "integer", minimum: 0 }, check: (v, n) => (v.llm.length === n ? null : `${v.llm.length} LLM spans`) },
-  {
-    name: "llm_span_parents_under_own_lineage_calling_node",
-    section: "observability 132",
-    summary: "each LLM span's parent is a node span of the same fan-out lineage",
-    check: (v) => {
-      const bad = v.llm.filter((s) => {
-        const p = parentOf(v, s);
-        return !p || a(p, "openarmature.node.name") === undefined || a(p, "openarmature.node.fan_out_index") !== a(s, "openarmature.node.fan_out_index") && a(s, "openarmature.node.fan_out_index") !== undefined;
-      });
-      return v.llm.length && !bad.length ? null : `${bad.length} of ${v.llm.length} LLM spans are not under their calling node`;
-    },
-  },
   { name: "orphan_llm_span_parents_under_inner_fan_out_instance", section: "observability 133", summary: "orphan LLM spans parent under a fan-out instance span", check: (v) => orphanUnder(v, isInstance, "fan-out instance span") },
-  {
-    name: "orphan_llm_span_not_under_coincidentally_indexed_sibling",
-    section: "observability 133",
-    summary: "each orphan is under its own instance (the parent's ancestors carry the same lineage)",
-    check: (v) => (new Set(v.llm.map((s) => parentId(s))).size === v.llm.length ? null : "two orphan LLM spans share an instance"),
-  },
   { name: "orphan_llm_span_not_under_fan_out_node_or_invocation", section: "observability 133", summary: "never the fan-out node span or the invocation", check: (v) => orphanUnder(v, (p) => p.name !== INVOCATION_SPAN && a(p, "openarmature.fan_out.item_count") === undefined, "fan-out node / invocation") },
   { name: "orphan_llm_span_sibling_of_calling_node_span", section: "observability 133", summary: "the orphan shares its parent with a node span", check: (v) => orphanSibling(v) },
   { name: "orphan_llm_span_parents_under_branch_dispatch_span", section: "observability 152", summary: "orphan LLM spans parent under a branch dispatch span", check: (v) => orphanUnder(v, isDispatch, "branch dispatch span") },

@@ -7,10 +7,10 @@
  *
  * Any directory may use it: `useOtelCapture(ctx)` from a directive's `configure()`.
  */
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { Facet } from "../../src/conformance/observation.ts";
-import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent, ObserverEvent } from "../../src/graph/index.ts";
+import { lineageOf, type ChildRunInfo, type EventLineage, type InvocationEnd, type InvocationHooks, type InvocationInfo, type MetadataAugmentation, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { CorrelatedLogger, OTelObserver } from "../../src/observability/index.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
@@ -26,6 +26,11 @@ export interface CapturedSpans {
   readonly nodeEvents: readonly NodeEvent[];
   /** The untruncated serializations of the payloads the call's provider / tool events carried (§5.5.5 prefix checks). */
   readonly fullPayloads: readonly string[];
+  /**
+   * The lineage of the call behind each provider / tool span, by span id: the typed event the
+   * observer rendered it from (the lineage-resolved parent claims compare the tree with it).
+   */
+  readonly eventLineage: ReadonlyMap<string, EventLineage>;
 }
 export const SpanCapture = new Facet<CapturedSpans>("OTel spans (§6.3 capture)");
 
@@ -47,6 +52,9 @@ export class OtelCaptureState implements InvocationHooks {
   readonly errors: string[] = [];
   readonly nodeEvents: NodeEvent[] = [];
   readonly fullPayloads: string[] = [];
+  readonly eventLineage = new Map<string, EventLineage>();
+  /** Ids of the spans ended so far in this call (a synchronous processor on the observer's provider). */
+  readonly #ended: string[] = [];
   readonly logExporter = new InMemoryLogRecordExporter();
   /** Index of the current call's first record in the (never reset) log exporter. */
   callLogStart = 0;
@@ -75,7 +83,7 @@ export class OtelCaptureState implements InvocationHooks {
 
   get observer(): OTelObserver {
     return (this.#observer ??= new OTelObserver({
-      spanProcessors: [new SimpleSpanProcessor(this.exporter)],
+      spanProcessors: [new SimpleSpanProcessor(this.exporter), endedIds(this.#ended)],
       detachedSubgraphs: this.detachedSubgraphs,
       detachedFanOuts: this.detachedFanOuts,
       ...this.flags,
@@ -105,8 +113,30 @@ export class OtelCaptureState implements InvocationHooks {
   }
   onTypedEvent(e: ObserverEvent): void {
     this.fullPayloads.push(...payloadSerializations(e));
-    if (this.attached) this.observer.onTypedEvent(e);
+    if (!this.attached) return;
+    // The observer renders an event's spans inline: the ones ended meanwhile are that call's.
+    const before = this.#ended.length;
+    this.observer.onTypedEvent(e);
+    if (this.#ended.length === before || typeof (e as Partial<EventLineage>).namespace !== "object") return;
+    const lineage = lineageOf(e as unknown as EventLineage);
+    for (const id of this.#ended.slice(before)) this.eventLineage.set(id, lineage);
   }
+
+  /** Forget the previous call's span bookkeeping. */
+  resetCall(): void {
+    this.#ended.length = 0;
+    this.eventLineage.clear();
+  }
+}
+
+/** A span processor recording the id of every span as it ends (synchronously, in `span.end()`). */
+function endedIds(into: string[]): SpanProcessor {
+  return {
+    onStart: () => undefined,
+    onEnd: (s) => void into.push(s.spanContext().spanId),
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
 }
 
 /**
@@ -141,12 +171,13 @@ export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {
     state.errors.length = 0;
     state.nodeEvents.length = 0;
     state.fullPayloads.length = 0;
+    state.resetCall();
     state.meterProvider.reset();
   });
   hooks.afterCall.push(async (call) => {
     await state.observer.forceFlush();
     await state.flushLogs();
-    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents], fullPayloads: [...state.fullPayloads] });
+    call.observation.set(SpanCapture, { spans: [...state.exporter.getFinishedSpans()], errors: [...state.errors], nodeEvents: [...state.nodeEvents], fullPayloads: [...state.fullPayloads], eventLineage: new Map(state.eventLineage) });
     const logs = [...state.logExporter.getFinishedLogRecords()];
     call.observation.set(LogCapture, logs.slice(state.callLogStart));
     call.observation.set(CaseLogCapture, logs);
