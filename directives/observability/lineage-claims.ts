@@ -119,9 +119,12 @@ function siblingOfCallingNode<T>(r: TreeReader<T>, items: readonly T[], calls: R
   return bad.length ? `${bad.length} calls have no calling-node sibling: ${bad.map(({ e }) => where(e)).join("; ")}` : null;
 }
 
-function otelCalls(v: OtelView): Array<{ x: ReadableSpan; parent: ReadableSpan | undefined; e: EventLineage }> | string {
+type OtelCall = { x: ReadableSpan; parent: ReadableSpan | undefined; e: EventLineage };
+
+/** Run `check` over the call's LLM spans, each with its parent and its call's lineage. */
+function withOtelCalls(v: OtelView, check: (calls: OtelCall[]) => string | null): string | null {
   const l = withLineage(v, v.llm);
-  return typeof l === "string" ? l : l.map(({ s, e }) => ({ x: s, parent: v.r.parent(s), e }));
+  return typeof l === "string" ? l : check(l.map(({ s, e }) => ({ x: s, parent: v.r.parent(s), e })));
 }
 
 const otelRows: ClaimRow<OtelView>[] = [
@@ -152,19 +155,55 @@ const otelRows: ClaimRow<OtelView>[] = [
     name: "llm_span_parents_under_own_lineage_calling_node",
     section: "observability 132",
     summary: "each LLM span is a child of its calling node's span in the call's own lineage",
-    check: (v) => {
-      const c = otelCalls(v);
-      return typeof c === "string" ? c : underOwnCallingNode(v.r, c, "LLM span");
-    },
+    check: (v) => withOtelCalls(v, (c) => underOwnCallingNode(v.r, c, "LLM span")),
   },
   {
     name: "orphan_llm_span_not_under_coincidentally_indexed_sibling",
     section: "observability 133",
     summary: "each orphan LLM span's parent lies on the call's own lineage, not a sibling sharing an index",
-    check: (v) => {
-      const c = otelCalls(v);
-      return typeof c === "string" ? c : onOwnLineage(v.r, c);
-    },
+    check: (v) => withOtelCalls(v, (c) => onOwnLineage(v.r, c)),
+  },
+  {
+    name: "orphan_llm_span_parents_under_inner_fan_out_instance",
+    section: "observability 133",
+    summary: "each orphan LLM span parents under the innermost fan-out instance span of its own lineage",
+    check: (v) => withOtelCalls(v, (c) => orphanUnderOwnWrapper(v.r, c, (s) => v.r.instanceIndex(s) !== undefined, "fan-out instance span")),
+  },
+  {
+    name: "orphan_llm_span_not_under_fan_out_node_or_invocation",
+    section: "observability 133",
+    summary: "never a fan-out (or parallel-branches) node span, never the invocation span",
+    check: (v) => withOtelCalls(v, (c) => notUnderSharedParent(v.r, c, isOtelRoot)),
+  },
+  {
+    name: "orphan_llm_span_sibling_of_calling_node_span",
+    section: "observability 133",
+    summary: "the calling node's span is the orphan's sibling, not its parent",
+    check: (v) => withOtelCalls(v, (c) => siblingOfCallingNode(v.r, v.spans, c)),
+  },
+  {
+    name: "orphan_llm_span_parents_under_branch_dispatch_span",
+    section: "observability 152",
+    summary: "each orphan LLM span parents under the per-branch dispatch span of its own lineage",
+    check: (v) => withOtelCalls(v, (c) => orphanUnderOwnWrapper(v.r, c, (s) => v.r.dispatchBranch(s) !== undefined, "branch dispatch span")),
+  },
+  {
+    name: "orphan_llm_span_routed_to_correct_branch_by_name",
+    section: "observability 152",
+    summary: "each orphan is under its own branch's dispatch span (its lineage), never a sibling branch's",
+    check: (v) => withOtelCalls(v, (c) => onOwnLineage(v.r, c)),
+  },
+  {
+    name: "orphan_llm_span_not_under_dispatcher_node_or_invocation",
+    section: "observability 152",
+    summary: "never the parallel-branches (or fan-out) node span, never the invocation span",
+    check: (v) => withOtelCalls(v, (c) => notUnderSharedParent(v.r, c, isOtelRoot)),
+  },
+  {
+    name: "orphan_llm_span_sibling_of_guard_node_span",
+    section: "observability 152",
+    summary: "the calling (guard) node's span is the orphan's sibling, not its parent",
+    check: (v) => withOtelCalls(v, (c) => siblingOfCallingNode(v.r, v.spans, c)),
   },
 ];
 

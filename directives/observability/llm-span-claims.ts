@@ -7,7 +7,7 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
-import { INVOCATION_SPAN, parentId, spanId, statusName } from "../../harness/observability/spans.ts";
+import { parentId, spanId, statusName } from "../../harness/observability/spans.ts";
 import { show } from "../../harness/suspension/claims.ts";
 import { byStart, callSpans, LLM_SPAN } from "./llm-spans.ts";
 
@@ -26,7 +26,6 @@ function read(obs: Observation, ctx: CheckContext): SpanView | null {
 }
 
 const a = (s: ReadableSpan, k: string): unknown => s.attributes[k];
-const parentOf = (v: SpanView, s: ReadableSpan): ReadableSpan | undefined => v.all.find((p) => spanId(p) === parentId(s));
 const has = (s: ReadableSpan, k: string): boolean => Object.hasOwn(s.attributes, k);
 
 function one(spans: readonly ReadableSpan[], what: string): ReadableSpan | string {
@@ -50,19 +49,6 @@ const USAGE_ALL = [...USAGE_IN, "openarmature.llm.usage.completion_tokens", "gen
 const CACHE_READ = "openarmature.llm.cache_read.input_tokens";
 const CACHE_CREATE = "openarmature.llm.cache_creation.input_tokens";
 const TC = "openarmature.llm.output.tool_calls";
-
-/** The orphan-fallback claims: each LLM span parents under a wrapper of `kind`, not the node / invocation. */
-function orphanUnder(v: SpanView, wrapper: (p: ReadableSpan) => boolean, what: string): string | null {
-  if (v.llm.length === 0) return "no LLM span";
-  const bad = v.llm.filter((s) => {
-    const p = parentOf(v, s);
-    return !p || !wrapper(p);
-  });
-  return bad.length ? `${bad.length} LLM spans parent under ${bad.map((s) => parentOf(v, s)?.name ?? "nothing").join(", ")}, not the ${what}` : null;
-}
-
-const isInstance = (p: ReadableSpan): boolean => a(p, "openarmature.fan_out.parent_node_name") !== undefined;
-const isDispatch = (p: ReadableSpan): boolean => a(p, "openarmature.parallel_branches.parent_node_name") !== undefined;
 
 const rows: ClaimRow<SpanView>[] = [
   // cache attributes (040-042)
@@ -130,20 +116,8 @@ const rows: ClaimRow<SpanView>[] = [
       return typeof s === "string" ? s : typeof a(s, "openarmature.llm.output.content") === "string" ? null : "no output.content";
     },
   },
-  // lineage-resolved parents (132, 133, 152; the lineage-comparing ones are in lineage-claims.ts)
+  // lineage-resolved parents (132, 133, 152; the ones comparing the tree with the call's lineage are in lineage-claims.ts)
   { name: "llm_provider_span_count", section: "observability 132", summary: "the number of LLM spans", schema: { type: "integer", minimum: 0 }, check: (v, n) => (v.llm.length === n ? null : `${v.llm.length} LLM spans`) },
-  { name: "orphan_llm_span_parents_under_inner_fan_out_instance", section: "observability 133", summary: "orphan LLM spans parent under a fan-out instance span", check: (v) => orphanUnder(v, isInstance, "fan-out instance span") },
-  { name: "orphan_llm_span_not_under_fan_out_node_or_invocation", section: "observability 133", summary: "never the fan-out node span or the invocation", check: (v) => orphanUnder(v, (p) => p.name !== INVOCATION_SPAN && a(p, "openarmature.fan_out.item_count") === undefined, "fan-out node / invocation") },
-  { name: "orphan_llm_span_sibling_of_calling_node_span", section: "observability 133", summary: "the orphan shares its parent with a node span", check: (v) => orphanSibling(v) },
-  { name: "orphan_llm_span_parents_under_branch_dispatch_span", section: "observability 152", summary: "orphan LLM spans parent under a branch dispatch span", check: (v) => orphanUnder(v, isDispatch, "branch dispatch span") },
-  {
-    name: "orphan_llm_span_routed_to_correct_branch_by_name",
-    section: "observability 152",
-    summary: "each orphan is under its own branch's dispatch span",
-    check: (v) => (new Set(v.llm.map((s) => parentOf(v, s)?.name)).size === v.llm.length && v.llm.length > 1 ? null : "two orphans share a dispatch span"),
-  },
-  { name: "orphan_llm_span_not_under_dispatcher_node_or_invocation", section: "observability 152", summary: "never the parallel-branches node span or the invocation", check: (v) => orphanUnder(v, (p) => p.name !== INVOCATION_SPAN && a(p, "openarmature.parallel_branches.branch_count") === undefined, "dispatcher node / invocation") },
-  { name: "orphan_llm_span_sibling_of_guard_node_span", section: "observability 152", summary: "the orphan shares its parent with the guard node span", check: (v) => orphanSibling(v) },
   // null usage counters (144, 149)
   { name: "input_usage_attributes_omitted_when_prompt_tokens_null", section: "observability 144", summary: "no input usage attributes for a null prompt_tokens", check: (v) => noneHave(v.llm, USAGE_IN, "LLM") },
   { name: "output_and_total_usage_attributes_emitted_when_sound", section: "observability 144", summary: "output / total usage still emit", check: (v) => allHave(v.llm, ["openarmature.llm.usage.completion_tokens", "gen_ai.usage.output_tokens", "openarmature.llm.usage.total_tokens"], "LLM") },
@@ -153,12 +127,6 @@ const rows: ClaimRow<SpanView>[] = [
   { name: "all_three_malformed_wire_counters_nulled_before_event_and_span", section: "observability 149", summary: "no usage attribute at all", check: (v) => noneHave(v.llm, USAGE_ALL, "LLM") },
   { name: "span_omits_all_usage_attributes_when_all_counters_malformed", section: "observability 149", summary: "no usage attribute at all", check: (v) => noneHave(v.llm, USAGE_ALL, "LLM") },
 ];
-
-function orphanSibling(v: SpanView): string | null {
-  if (v.llm.length === 0) return "no LLM span";
-  const bad = v.llm.filter((s) => !v.all.some((n) => n !== s && parentId(n) === parentId(s) && a(n, "openarmature.node.name") !== undefined));
-  return bad.length ? `${bad.length} orphan LLM spans have no node-span sibling` : null;
-}
 
 registerClaims("observability", read, rows);
 registerClaims("llm-provider", read, rows.filter((r) => ["n_attempts_emit_n_llm_spans", "attempt_index_attribute_distinct_per_span", "every_attempt_span_carries_error_category", "exactly_one_attempt_span_for_non_transient", "retry_reason_discriminates_reask_vs_transient_in_one_loop"].includes(r.name)));

@@ -77,6 +77,8 @@ directiveTester("lineage claims, calls from node bodies (132 / 134 case 1 forms)
     // the in-body calls are not orphans: their parent is the node, not an instance / beside it
     { code: "orphan_generation_parents_under_inner_fan_out_instance_observation: true", message: "not under their own fan-out instance observation" },
     { code: "orphan_generation_sibling_of_calling_node_observation: true", message: "have no calling-node sibling" },
+    { code: "orphan_llm_span_sibling_of_calling_node_span: true", message: "have no calling-node sibling" },
+    { code: "orphan_llm_span_parents_under_branch_dispatch_span: true", message: "not under their own branch dispatch span" },
   ],
 });
 
@@ -89,6 +91,10 @@ directiveTester("lineage claims, calls from a pre-phase wrapper (133 / 134 case 
       "no_inner_observations_dropped_under_concurrent_nesting: true",
       "orphan_llm_span_not_under_coincidentally_indexed_sibling: true",
       "orphan_llm_span_parents_under_branch_dispatch_span: true",
+      "orphan_llm_span_routed_to_correct_branch_by_name: true",
+      "orphan_llm_span_not_under_dispatcher_node_or_invocation: true",
+      "orphan_llm_span_not_under_fan_out_node_or_invocation: true",
+      "orphan_llm_span_sibling_of_guard_node_span: true",
       "orphan_generation_not_under_coincidentally_indexed_sibling: true",
       "orphan_generation_not_under_fan_out_node_or_trace: true",
       "orphan_generation_sibling_of_calling_node_observation: true",
@@ -99,6 +105,7 @@ directiveTester("lineage claims, calls from a pre-phase wrapper (133 / 134 case 
     // the orphans' nearest wrapper is the branch dispatch span, not a fan-out instance
     { code: "orphan_generation_parents_under_inner_fan_out_instance_observation: true", message: "not under their own fan-out instance observation" },
     { code: "llm_span_parents_under_own_lineage_calling_node: true", message: "are not under the" },
+    { code: "orphan_llm_span_parents_under_inner_fan_out_instance: true", message: "not under their own fan-out instance span" },
     { code: "generation_parents_under_own_lineage_calling_node_observation: true", message: "are not under the" },
     { code: "orphan_generation_not_under_fan_out_node_or_trace: false", message: "orphan_generation_not_under_fan_out_node_or_trace" },
   ],
