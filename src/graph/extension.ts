@@ -340,7 +340,8 @@ export function withAttemptIndex<T>(attemptIndex: number, fn: () => T): T {
   };
   let r: T;
   try {
-    r = engineStorage.run({ frame: store.frame, attemptIndex, meta }, fn);
+    // A body calling this stays the body (inNodeBody()).
+    r = engineStorage.run(store.body === undefined ? { frame: store.frame, attemptIndex, meta } : { frame: store.frame, attemptIndex, meta, body: store.body }, fn);
   } catch (e) {
     return settle(e) as T;
   }

@@ -433,6 +433,7 @@ describe("inNodeBody(): the node body vs its middleware", () => {
           seen.push(["body", inNodeBody()]);
           await sleep(1);
           seen.push(["body-after-await", inNodeBody()]);
+          withAttemptIndex(0, () => seen.push(["body-in-attempt-scope", inNodeBody()]));
           return {};
         },
         { middleware: [mw as never] },
@@ -444,6 +445,6 @@ describe("inNodeBody(): the node body vs its middleware", () => {
       .compile();
     await g.invoke({});
     seen.push(["outside", inNodeBody()]);
-    expect(seen).to.deep.equal([["pre", false], ["body", true], ["body-after-await", true], ["post", false], ["plain", true], ["outside", false]]);
+    expect(seen).to.deep.equal([["pre", false], ["body", true], ["body-after-await", true], ["body-in-attempt-scope", true], ["post", false], ["plain", true], ["outside", false]]);
   });
 });
