@@ -89,6 +89,9 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
   // llm-provider: a mock's streamed wire chunks and tool-call arguments are free-form data the
   // provider forwards or surfaces verbatim (llm-provider §3, §6), like a response body.
   "stream_body", "arguments",
+  // llm-provider: a tool's `parameters` is a JSON Schema (llm-provider §4) the provider forwards; an
+  // unknown keyword in it is ignored, as JSON Schema ignores one (llm-provider 003 duplicate_tool_names).
+  "parameters",
   // observability: each mock_llm_stream chunk is an OpenAI wire chunk (choices, deltas, usage): wire
   // data the provider reads by the fields it knows, an extra key ignored as on the wire.
   "mock_llm_stream",
