@@ -77,7 +77,7 @@ export class ObsLlmState {
         apiKey: MOCK_API_KEY,
         baseUrl: MOCK_BASE_URL,
         fetch: this.mock.fetch,
-        capabilities: { nativeStructuredOutput: this.capabilities["supports_native_response_format"] ?? true },
+        capabilities: { nativeStructuredOutput: this.capabilities["supports_native_response_format"] ?? true, imageInput: this.capabilities["supports_image_input"] ?? true },
         ...(this.system !== undefined ? { system: this.system } : {}),
       });
       this.#providers.set(m, p);

@@ -9,8 +9,10 @@ import { isMapping } from "./fixture-model.ts";
 /** What this adapter declares (`adapter_capabilities`). */
 export const ADAPTER_CAPABILITIES: Readonly<Record<string, boolean>> = Object.freeze({
   langfuse_bound_provider_detection: true,
-  llm_strict_native_schema: false,
-  llm_prompt_augmentation_fallback: false,
+  // The OpenAI mapping sends strict: true exactly when the schema meets strict mode (src/llm/strict-schema.ts).
+  llm_strict_native_schema: true,
+  // Every mapping takes its static fallback when constructed with capabilities.nativeStructuredOutput: false.
+  llm_prompt_augmentation_fallback: true,
 });
 
 /** null when the case applies; otherwise the skip reason. */

@@ -151,7 +151,11 @@ export class HttpProvider implements Provider {
     yield* this.#streamOnce(this.prepare(messages, { ...options, stream: true }), options.signal);
   }
 
-  /** Validate a call and fix its shape (§3, §4, §5 pre-send validation; capability pre-checks). */
+  /**
+   * Validate a call and fix its shape (§3, §4, §5 pre-send validation; capability pre-checks).
+   * The result's `structuredOutput` is the path a call with a `responseSchema` takes (§8.1.5.1:
+   * inspectable before sending).
+   */
   prepare(messages: ReadonlyArray<Message>, options: CompleteOptions): PreparedCall {
     validateMessages(messages);
     validateTools(options.tools);
@@ -168,14 +172,17 @@ export class HttpProvider implements Provider {
       throw new LlmProviderError("provider_unsupported_content_block", `messages: model '${this.model}' of provider '${this.name}' does not accept image blocks`);
     }
     const schema = options.responseSchema;
-    const fallback = schema !== undefined && !this.capabilities.nativeStructuredOutput;
+    if (options.structuredOutput !== undefined && options.structuredOutput !== "native" && options.structuredOutput !== "fallback") {
+      throw invalidRequest("structuredOutput", `must be "native" or "fallback" (got ${JSON.stringify(options.structuredOutput)})`);
+    }
+    const path = options.structuredOutput ?? (this.capabilities.nativeStructuredOutput ? "native" : "fallback");
     return {
       model: this.model,
       messages,
       stream,
       ...(options.tools !== undefined ? { tools: options.tools } : {}),
       ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(schema !== undefined ? { responseSchema: schema, structuredOutput: fallback ? "fallback" : "native" } : {}),
+      ...(schema !== undefined ? { responseSchema: schema, structuredOutput: path } : {}),
       ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
     } as PreparedCall;
   }

@@ -17,6 +17,13 @@ export interface CompleteOptions {
   readonly config?: RuntimeConfig;
   /** Constrain the output to this object schema; the validated value lands on `Response.parsed`. */
   readonly responseSchema?: JsonSchema;
+  /**
+   * Override, for this call, the structured-output path the provider's capabilities choose
+   * (§8.1.5.1 SHOULD): `native` (OpenAI `response_format`, Anthropic `output_config`, Gemini
+   * `responseJsonSchema`) or `fallback` (the mapping's documented fallback). Ignored without
+   * `responseSchema`.
+   */
+  readonly structuredOutput?: "native" | "fallback";
   readonly toolChoice?: ToolChoice;
   /** Call-level retry (§7.1): the §6.1 retry record, plus `perAttemptOverride` / `reask`. */
   readonly retry?: CallRetry;

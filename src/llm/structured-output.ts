@@ -1,7 +1,7 @@
 /**
  * Structured output (llm-provider §5 `response_schema`, §6 `parsed`, §7 `structured_output_invalid`):
- * schema validation with ajv (each distinct schema compiled once), the OpenAI strict-mode test, and
- * the prompt-augmentation fallback (§8.1.5.1) for providers without native structured output.
+ * schema validation with ajv (each distinct schema compiled once), the `json_schema.name`, and the
+ * prompt-augmentation fallback (§8.1.5.1) for providers without native structured output.
  */
 import AjvModule from "ajv";
 import type { ValidateFunction } from "ajv";
@@ -69,23 +69,6 @@ export function parseStructured(schema: JsonSchema, content: string, finish_reas
     throw new StructuredOutputInvalid({ response_schema: schema, output_content: content, error_message: `schema violation at ${violation}`, finish_reason, usage });
   }
   return value;
-}
-
-/**
- * Does `schema` meet OpenAI's strict-mode constraints (§8.1.5): every object schema lists all its
- * properties in `required` and sets `additionalProperties: false`, recursively?
- */
-export function isStrictCompatible(schema: unknown): boolean {
-  if (typeof schema !== "object" || schema === null) return true;
-  if (Array.isArray(schema)) return schema.every(isStrictCompatible);
-  const s = schema as Record<string, unknown>;
-  if (s.type === "object" || typeof s.properties === "object") {
-    if (s.additionalProperties !== false) return false;
-    const props = Object.keys((s.properties as Record<string, unknown> | undefined) ?? {});
-    const required = Array.isArray(s.required) ? new Set(s.required) : new Set();
-    if (props.some((p) => !required.has(p))) return false;
-  }
-  return Object.values(s).every(isStrictCompatible);
 }
 
 /** A stable `json_schema.name`: the schema's `title` when it is a valid name, else a hash of its canonical form. */

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { DirectiveRegistry, directiveDecorator } from "../../src/conformance/registry.ts";
 import { runCaseToResult, prepareFixture } from "../../src/conformance/run.ts";
 import { runCase } from "../../src/conformance/interpreter.ts";
+import { ADAPTER_CAPABILITIES } from "../../src/conformance/capabilities.ts";
 import { Facet, Observation } from "../../src/conformance/observation.ts";
 import { SlotKey, type CheckContext, type ConfigureContext, type RunContext, type CallRecord } from "../../src/conformance/directive.ts";
 import { discoverFixtures } from "../../src/conformance/discovery.ts";
@@ -196,12 +197,20 @@ describe("interpreter", () => {
     expect(r.message).to.contain("reads one call's output");
   });
 
-  it("a requires_capability gate the adapter does not meet is a skip naming the capability", async () => {
-    const r = await run("requires_capability: {llm_strict_native_schema: true}\nvalue: 1\nexpected: {value: 1}\n");
+  it("a requires_capability gate the adapter does not meet is a skip naming the capability (undeclared means false)", async () => {
+    const r = await run("requires_capability: {some_undeclared_capability: true}\nvalue: 1\nexpected: {value: 1}\n");
     expect(r.status).to.equal("skipped");
-    expect(r.message).to.contain("llm_strict_native_schema");
-    const met = await runCaseToResult(casesOf("requires_capability: {llm_strict_native_schema: false}\nvalue: 1\nexpected: {value: 1}\n")[0]!, reg);
+    expect(r.message).to.contain("some_undeclared_capability");
+    const met = await runCaseToResult(casesOf("requires_capability: {some_undeclared_capability: false}\nvalue: 1\nexpected: {value: 1}\n")[0]!, reg);
     expect(met.status).to.equal("passed");
+  });
+
+  it("the adapter declares the two llm-provider SHOULD capabilities it implements (§5.17)", async () => {
+    expect(ADAPTER_CAPABILITIES).to.include({ llm_strict_native_schema: true, llm_prompt_augmentation_fallback: true });
+    expect((await run("requires_capability: {llm_strict_native_schema: true, llm_prompt_augmentation_fallback: true}\nvalue: 1\nexpected: {value: 1}\n")).status).to.equal("passed");
+    const absent = await run("requires_capability: {llm_prompt_augmentation_fallback: false}\nvalue: 1\nexpected: {value: 1}\n");
+    expect(absent.status).to.equal("skipped");
+    expect(absent.message).to.contain("llm_prompt_augmentation_fallback: false (adapter declares true)");
   });
 
   it("a malformed requires_capability is fixture_schema_invalid, not a skip", async () => {

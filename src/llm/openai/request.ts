@@ -8,7 +8,8 @@ import { DECLARED_CONFIG_FIELDS, declaredFields } from "../config.ts";
 import { placeExtras, stringList } from "../extras.ts";
 import type { PreparedCall } from "../mapping.ts";
 import type { ContentBlock, Message } from "../messages.ts";
-import { augmentForSchema, isStrictCompatible, schemaName } from "../structured-output.ts";
+import { isStrictCompatible } from "../strict-schema.ts";
+import { augmentForSchema, schemaName } from "../structured-output.ts";
 import type { Tool, ToolChoice } from "../tools.ts";
 import { canonicalJson } from "../canonical-json.ts";
 
