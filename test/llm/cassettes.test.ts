@@ -1,11 +1,12 @@
 /**
  * Tiers 3–5 of the provider test obligations, replayed from cassettes (test/llm/cassettes/*.json,
  * written by write-cassettes.ts from each provider's documented wire format):
- * - error paths: HTTP 500, wrong / missing content type, invalid JSON in an SSE event, invalid UTF-8;
+ * - error paths: HTTP 500, wrong / missing content type, invalid JSON in an SSE event, invalid UTF-8
+ *   (the malformed-stream ones for every mapping's streaming);
  * - streaming conformance (`verify_<openai|anthropic|gemini>_<scenario>`): the event timeline,
  *   accumulated text, tool calls and stop reason;
- * - end to end: a graph's agent turn with a tool call through cassette playback, persisted by a
- *   session store.
+ * - end to end, per native mapping: a graph's agent turn with a tool call through cassette
+ *   playback, persisted by a session store.
  */
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
@@ -160,6 +161,15 @@ describe("llm cassettes: error paths", () => {
     ["anthropic", "claude-sonnet-4-5"],
     ["gemini", "gemini-2.5-flash"],
   ] as const) {
+    // The malformed-stream scenarios, on the mappings' opt-in streaming.
+    for (const scenario of ["wrong_content_type", "missing_content_type", "invalid_json_event", "invalid_utf8"]) {
+      it(`${provider}: ${scenario}: provider_invalid_response carrying the raw bytes`, async () => {
+        const p = providers.create(provider, { model, apiKey: "sk-test", fetch: cassetteFetch(cassette(`${provider}_error_${scenario}`), { strict: true }), capabilities: { streaming: true } });
+        const e = await rejection(p.complete(hi, { stream: true, ...(provider === "anthropic" ? { config: { max_tokens: 64 } } : {}) }));
+        expect(e.category).to.equal("provider_invalid_response");
+        if (scenario !== "invalid_utf8") expect(e.body).to.be.a("string").and.not.equal("");
+      });
+    }
     it(`${provider}: HTTP 500 and 401`, async () => {
       const options = provider === "anthropic" ? { config: { max_tokens: 64 } } : {};
       const down = await rejection(play(`${provider}_error_http_500`, provider, model).complete(hi, options));
@@ -176,6 +186,8 @@ describe("llm cassettes: every provider's text and tool-call cassettes", () => {
     ["gemini", "gemini-2.5-flash"],
     ["vllm", "meta-llama/Llama-3.1-8B-Instruct"],
     ["ollama", "llama3.1"],
+    ["lmstudio", "qwen2.5-7b-instruct"],
+    ["llamacpp", "llama-3.1-8b-instruct-q4_k_m"],
   ] as const) {
     it(provider, async () => {
       const options = provider === "anthropic" ? { config: { max_tokens: 64 } } : {};
@@ -187,38 +199,49 @@ describe("llm cassettes: every provider's text and tool-call cassettes", () => {
     });
   }
   it("preset auth errors", async () => {
-    for (const [p, m] of [["vllm", "meta-llama/Llama-3.1-8B-Instruct"], ["ollama", "llama3.1"]] as const) {
+    for (const [p, m] of [["vllm", "meta-llama/Llama-3.1-8B-Instruct"], ["ollama", "llama3.1"], ["lmstudio", "qwen2.5-7b-instruct"], ["llamacpp", "llama-3.1-8b-instruct-q4_k_m"]] as const) {
       expect((await rejection(play(`${p}_error_auth_401`, p, m).complete(hi))).category).to.equal("provider_authentication");
     }
   });
 });
 
 describe("llm cassettes: end to end", () => {
-  it("a graph's agent turn with a tool call, through cassette playback, persisted by a session store", async () => {
-    const turn: Cassette = {
-      version: 1,
-      provenance: "vllm_tool_call_single + vllm_simple_text",
-      interactions: [...cassette("vllm_tool_call_single").interactions, ...cassette("vllm_simple_text").interactions],
-    };
-    const llm = providers.create("vllm", { model: "meta-llama/Llama-3.1-8B-Instruct", fetch: cassetteFetch(turn) });
-    const State = defineState({ messages: field.any<Message[]>().default([]), answer: field.string().default("") });
-    const graph = new GraphBuilder(State)
-      .addNode("model", async (s) => {
-        const r = await llm.complete(s.messages, { tools: [weather] });
-        const results: Message[] = (r.message.tool_calls ?? []).map((c) => ({ role: "tool", tool_call_id: c.id, content: `sunny in ${String(c.arguments?.["city"])}` }));
-        return { messages: [...s.messages, r.message, ...results], answer: r.finish_reason === "stop" ? String(r.message.content) : "" };
-      })
-      .addConditionalEdge("model", (s) => (s.answer === "" ? "model" : END))
-      .setEntry("model")
-      .compile();
-    const store = new InMemorySessionStore();
-    const chat = withSessions(graph, { store, projection: { fields: ["messages", "answer"] } });
-    const { state } = await chat.invoke({ messages: weatherQ }, { sessionId: "s1" });
-    expect(state.answer).to.equal("Hello there!");
-    expect(state.messages.map((m) => m.role)).to.deep.equal(["user", "assistant", "tool", "assistant"]);
-    const saved = await store.load("s1");
-    expect(saved?.state["answer"]).to.equal("Hello there!");
-  });
+  // One agent turn per native mapping (the OpenAI-compatible one through the vllm preset).
+  for (const [provider, model, prefix] of [
+    ["vllm", "meta-llama/Llama-3.1-8B-Instruct", "vllm"],
+    ["anthropic", "claude-sonnet-4-5", "anthropic"],
+    ["gemini", "gemini-2.5-flash", "gemini"],
+  ] as const) {
+    it(`${provider}: a graph's agent turn with a tool call, through cassette playback, persisted by a session store`, async () => {
+      const turn: Cassette = {
+        version: 1,
+        provenance: `${prefix}_tool_call_single + ${prefix}_simple_text`,
+        interactions: [...cassette(`${prefix}_tool_call_single`).interactions, ...cassette(`${prefix}_simple_text`).interactions],
+      };
+      const llm = providers.create(provider, { model, fetch: cassetteFetch(turn) });
+      const config = provider === "anthropic" ? { config: { max_tokens: 64 } } : {};
+      const State = defineState({ messages: field.any<Message[]>().default([]), answer: field.string().default("") });
+      const graph = new GraphBuilder(State)
+        .addNode("model", async (s) => {
+          const r = await llm.complete(s.messages, { tools: [weather], ...config });
+          const results: Message[] = (r.message.tool_calls ?? []).map((c) => ({ role: "tool", tool_call_id: c.id, content: `sunny in ${String(c.arguments?.["city"])}` }));
+          return { messages: [...s.messages, r.message, ...results], answer: r.finish_reason === "stop" ? String(r.message.content) : "" };
+        })
+        .addConditionalEdge("model", (s) => (s.answer === "" ? "model" : END))
+        .setEntry("model")
+        .compile();
+      const store = new InMemorySessionStore();
+      const chat = withSessions(graph, { store, projection: { fields: ["messages", "answer"] } });
+      const { state } = await chat.invoke({ messages: weatherQ }, { sessionId: "s1" });
+      expect(state.answer).to.equal("Hello there!");
+      expect(state.messages.map((m) => m.role)).to.deep.equal(["user", "assistant", "tool", "assistant"]);
+      const asked = state.messages[1] as Extract<Message, { role: "assistant" }>;
+      expect(asked.tool_calls?.map((c) => [c.name, c.arguments])).to.deep.equal([["get_weather", { city: "Paris" }]]);
+      const saved = await store.load("s1");
+      expect(saved?.state["answer"]).to.equal("Hello there!");
+      expect((saved?.state["messages"] as Message[] | undefined)?.length).to.equal(4);
+    });
+  }
 });
 
 describe("llm cassettes: record and auto modes", () => {

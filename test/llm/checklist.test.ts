@@ -75,3 +75,15 @@ describe("llm: unit checklist over every native provider in the registry", () =>
     });
   }
 });
+
+describe("llm: OpenAI-compatible preset obligations", () => {
+  // The lighter preset obligation: the cassettes showing the server's wire format parses
+  // (simple text, a tool call, an auth error), for every preset the registry lists.
+  const presets = providers.entries().filter((e) => e.kind === "preset");
+  it("lists the presets", () => expect(presets.map((e) => e.name).sort()).to.deep.equal(["llamacpp", "lmstudio", "ollama", "vllm"]));
+  for (const entry of presets) {
+    it(`${entry.name}: simple_text, tool_call_single and error_auth_401 cassettes`, () => {
+      for (const scenario of ["simple_text", "tool_call_single", "error_auth_401"]) expect(CASSETTES, `${entry.name}_${scenario}.json`).to.include(`${entry.name}_${scenario}.json`);
+    });
+  }
+});

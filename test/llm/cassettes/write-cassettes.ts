@@ -107,8 +107,8 @@ await write("openai_error_invalid_json_event", "openai", undefined, "gpt-4o-mini
 await write("openai_error_invalid_utf8", "openai", undefined, "gpt-4o-mini", { status: 200, contentType: "text/event-stream", chunks: [{ utf8: `data: ${JSON.stringify(chunk({ content: "Hi" }))}\n\n` }, { base64: Buffer.concat([Buffer.from('data: {"choices":[{"index":0,"delta":{"content":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}]}\n\n')]).toString("base64") }] }, hi, { stream: true }, "a stream carrying an invalid UTF-8 sequence (0xC3 0x28)");
 
 // OpenAI-compatible presets: the lighter obligation (simple text, tool call, auth error).
-for (const preset of ["vllm", "ollama"]) {
-  const model = preset === "vllm" ? "meta-llama/Llama-3.1-8B-Instruct" : "llama3.1";
+const PRESET_MODELS: Record<string, string> = { vllm: "meta-llama/Llama-3.1-8B-Instruct", ollama: "llama3.1", lmstudio: "qwen2.5-7b-instruct", llamacpp: "llama-3.1-8b-instruct-q4_k_m" };
+for (const [preset, model] of Object.entries(PRESET_MODELS)) {
   const done = (content: string | null, extra: Record<string, unknown> = {}, finish = "stop") => json(200, { id: "chatcmpl-p1", object: "chat.completion", created: 1733000000, model, choices: [{ index: 0, message: { role: "assistant", content, ...extra }, finish_reason: finish }], usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 } });
   await write(`${preset}_simple_text`, preset, undefined, model, done("Hello there!"), hi, {}, `${preset} text completion`);
   await write(`${preset}_tool_call_single`, preset, undefined, model, done(null, { tool_calls: [{ id: "chatcmpl-tool-1", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] }, "tool_calls"), weatherQ, { tools: [weather] }, `${preset} tool call`);
@@ -187,4 +187,37 @@ const geminiStreams: Record<string, [Served, Message[], CompleteOptions, string]
 };
 for (const [scenario, [served, messages, options, note]] of Object.entries(geminiStreams)) {
   await write(`verify_gemini_${scenario}`, "gemini", undefined, "gemini-2.5-flash", served, messages, options, `Gemini ${note}`, true);
+}
+
+// Error paths for the opt-in streaming of the Anthropic and Gemini mappings (tier 3: wrong /
+// missing content type, invalid JSON in an SSE event, invalid UTF-8), as OpenAI's above.
+const badUtf8 = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from([0xc3, 0x28]), Buffer.from(suffix)]).toString("base64");
+const aEvent = (e: { type: string }) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+const aHead = aEvent(aStart(9)) + aEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } as { type: string });
+const aWhole = aHead + aEvent({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } } as { type: string }) + aEvent({ type: "content_block_stop", index: 0 } as { type: string }) + aEvent({ type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 1 } } as { type: string }) + aEvent({ type: "message_stop" });
+const gWhole = `data: ${JSON.stringify(gChunk([{ text: "Hi" }], "STOP", [9, 1]))}\n\n`;
+const malformedStreams: Record<"anthropic" | "gemini", { model: string; options: CompleteOptions; whole: string; head: string; truncated: string; utf8: [string, string] }> = {
+  anthropic: {
+    model: "claude-sonnet-4-5",
+    options: { stream: true, config: { max_tokens: 64 } },
+    whole: aWhole,
+    head: aHead,
+    truncated: 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":\n\n',
+    utf8: ['event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"', '"}}\n\n'],
+  },
+  gemini: {
+    model: "gemini-2.5-flash",
+    options: { stream: true },
+    whole: gWhole,
+    head: `data: ${JSON.stringify(gChunk([{ text: "Hi" }]))}\n\n`,
+    truncated: 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":\n\n',
+    utf8: ['data: {"candidates":[{"content":{"role":"model","parts":[{"text":"', '"}]},"finishReason":"STOP","index":0}]}\n\n'],
+  },
+};
+for (const [provider, m] of Object.entries(malformedStreams)) {
+  const label = provider === "anthropic" ? "Anthropic" : "Gemini";
+  await write(`${provider}_error_wrong_content_type`, provider, undefined, m.model, { status: 200, contentType: "text/html; charset=utf-8", chunks: [{ utf8: "<html><body>Bad gateway page</body></html>" }] }, hi, m.options, `${label}: a proxy answering a stream with HTML`, true);
+  await write(`${provider}_error_missing_content_type`, provider, undefined, m.model, { status: 200, contentType: null, chunks: [{ utf8: m.whole }] }, hi, m.options, `${label}: a stream without a content type`, true);
+  await write(`${provider}_error_invalid_json_event`, provider, undefined, m.model, { status: 200, contentType: "text/event-stream", chunks: [{ utf8: m.head + m.truncated }] }, hi, m.options, `${label}: an SSE event whose data is truncated JSON`, true);
+  await write(`${provider}_error_invalid_utf8`, provider, undefined, m.model, { status: 200, contentType: "text/event-stream", chunks: [{ utf8: m.head }, { base64: badUtf8(...m.utf8) }] }, hi, m.options, `${label}: a stream carrying an invalid UTF-8 sequence (0xC3 0x28)`, true);
 }
