@@ -92,6 +92,10 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
   // llm-provider: a tool's `parameters` is a JSON Schema (llm-provider §4) the provider forwards; an
   // unknown keyword in it is ignored, as JSON Schema ignores one (llm-provider 003 duplicate_tool_names).
   "parameters",
+  // pipeline-utilities: the items a resume fans out over are the run's input data; a retyped list
+  // still drifts from the saved instance_count, raising the checkpoint_record_invalid the case
+  // expects (056 shrunk_count_raises_checkpoint_record_invalid).
+  "resume_with_modified_items",
   // observability: each mock_llm_stream chunk is an OpenAI wire chunk (choices, deltas, usage): wire
   // data the provider reads by the fields it knows, an extra key ignored as on the wire.
   "mock_llm_stream",
