@@ -408,7 +408,9 @@ function runAttempt(ctx: DispatchContext, s: State): unknown {
     ctx.attemptPre = s;
     ctx.open = true;
     if (eventful) {
-      ctx.attemptIdx = currentAttemptIndex();
+      // Without middleware the attempt runs in its graph run's own context, whose attempt index
+      // `runGraph` read once (one AsyncLocalStorage lookup per run, not per node: bench otel-chain).
+      if (node.middleware.length) ctx.attemptIdx = currentAttemptIndex();
       deliver(f, nodeEvent(ctx, "started", s, undefined));
     }
     const r = node.middleware.length ? runBodyMarked(ctx, s) : node.body(s, ctx);
@@ -530,6 +532,9 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
   let sinceYield = 0;
   const signal = frame.signal;
   const ceiling = inv.stepCeiling;
+  // The attempt index of this run's context (`engineStorage.run` around every `runGraph`): what a
+  // middleware-less node's events carry; a node with middleware reads its own attempt's.
+  const attemptIdx = frame.emits ? currentAttemptIndex() : 0;
   for (;;) {
     if (signal?.aborted || inv.nextStep >= ceiling) {
       const stop = stopBefore(frame, node);
@@ -546,6 +551,7 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
     }
     const state = frame.state;
     const ctx = new DispatchContext(frame, node, state);
+    ctx.attemptIdx = attemptIdx;
     if (pendingResume !== undefined) {
       ctx.resumeInner = pendingResume;
       pendingResume = undefined;

@@ -139,6 +139,12 @@ interface InvocationTrace {
   readonly branchOrder: Map<string, readonly string[]>;
   /** The last cross-cutting attributes computed, and the metadata snapshot they are for. */
   cross?: { readonly metadata: InvocationMetadata; readonly attributes: Attributes };
+  /**
+   * Whether `setInvocationMetadata` ran anywhere in the invocation (`onMetadataAugmented`, delivered
+   * synchronously). Until it has, every context's metadata is the invocation's own snapshot
+   * (`info.metadata`): node starts skip the AsyncLocalStorage lookup (bench otel-chain).
+   */
+  augmented?: boolean;
 }
 
 interface RunSpans {
@@ -296,6 +302,11 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     return new Open(span);
   }
 
+  /** A span started with no attributes (they are set after the start: `#attributesAfterStart`). */
+  #startBare(name: string, parent: Context, startTime: number): Span {
+    return this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: hrTime(startTime) }, parent);
+  }
+
   /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */
   #cross(t: InvocationTrace, metadata: InvocationMetadata): Attributes {
     if (t.cross?.metadata === metadata) return t.cross.attributes;
@@ -361,12 +372,27 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
 
   #nodeStarted(t: InvocationTrace, e: NodeEvent, k: string): void {
     // The SDK copies array attribute values (`sanitizeAttributes`), so the frozen namespace goes as is.
+    const cross = this.#cross(t, t.augmented === true ? getInvocationMetadata() : t.info.metadata);
+    if (this.#attributesAfterStart && e.namespace.length === 1 && e.fanOutConfig === undefined && e.parallelBranchesConfig === undefined) {
+      // The common case (a top-level plain node): the attributes go straight onto the span, in the
+      // order the general path gives them, without building and walking an attributes object.
+      const span = this.#startBare(e.nodeName, t.root.ctx, e.timestamp);
+      span.setAttribute(Attr.nodeName, e.nodeName);
+      span.setAttribute(Attr.namespace, e.namespace as string[]);
+      span.setAttribute(Attr.step, e.step);
+      span.setAttribute(Attr.attemptIndex, e.attemptIndex);
+      span.setAttributes(cross);
+      if (e.fanOutIndex !== undefined) span.setAttribute(Attr.fanOutIndex, e.fanOutIndex);
+      if (e.branchName !== undefined) span.setAttribute(Attr.branchName, e.branchName);
+      t.nodes.set(k, new Open(span));
+      return;
+    }
     const attrs: Attributes = {
       [Attr.nodeName]: e.nodeName,
       [Attr.namespace]: e.namespace as string[],
       [Attr.step]: e.step,
       [Attr.attemptIndex]: e.attemptIndex,
-      ...this.#cross(t, getInvocationMetadata()),
+      ...cross,
     };
     if (e.fanOutIndex !== undefined) attrs[Attr.fanOutIndex] = e.fanOutIndex;
     if (e.branchName !== undefined) attrs[Attr.branchName] = e.branchName;
@@ -509,6 +535,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     this.#guard("onMetadataAugmented", () => {
       const t = this.#traces.get(a.invocationId);
       if (!t) return;
+      t.augmented = true;
       const attrs = userAttributes(a.added);
       const ns = a.namespace;
       if (ns === undefined) return;
