@@ -3,6 +3,7 @@ import { trace, SpanStatusCode } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { append, defineState, END, field, GraphBuilder, setInvocationMetadata } from "../../src/graph/index.ts";
 import { fanOut } from "../../src/pipeline/index.ts";
+import { retry } from "../../src/pipeline/middleware/index.ts";
 import { OTelObserver, truncatePayload } from "../../src/observability/index.ts";
 
 function setup(options: ConstructorParameters<typeof OTelObserver>[0] = {}) {
@@ -167,6 +168,41 @@ describe("observability: OTel span content does not depend on how spans are expo
     const first = want.find((s) => (s as { name: string }).name === "first") as { attributes: unknown[] };
     expect(first.attributes).to.deep.include(["openarmature.node.namespace", ["first"]]).and.deep.include(["openarmature.user.tenant", "t"]);
     expect(content(exported.getFinishedSpans())).to.deep.equal(want);
+  });
+
+  it("a top-level node's span carries the metadata an earlier node set and its own attempt index, with `exporter` alone too", async () => {
+    let calls = 0;
+    const g = new GraphBuilder(S)
+      .addNode("tag", () => (setInvocationMetadata({ tier: "gold" }), { v: 1 }))
+      .addNode("flaky", () => {
+        if (++calls === 1) throw new Error("once");
+        return { v: 2 };
+      }, { middleware: [retry({ maxAttempts: 2, backoff: () => 0, classifier: () => true })] })
+      .addNode("after", () => ({ v: 3 }))
+      .addEdge("tag", "flaky")
+      .addEdge("flaky", "after")
+      .addEdge("after", END)
+      .setEntry("tag")
+      .compile({ name: "g" });
+    for (const viaExporter of [false, true]) {
+      calls = 0;
+      const exported = new InMemorySpanExporter();
+      const errors: unknown[] = [];
+      const otel = viaExporter
+        ? new OTelObserver({ exporter: exported, onError: (e) => errors.push(e) })
+        : new OTelObserver({ spanProcessors: [new SimpleSpanProcessor(exported)], onError: (e) => errors.push(e) });
+      await g.invoke({}, { hooks: otel, metadata: { tenant: "t" } });
+      await otel.forceFlush();
+      const spans = exported.getFinishedSpans();
+      expect(errors, `viaExporter ${viaExporter}`).to.deep.equal([]);
+      const [inv] = byName(spans, "openarmature.invocation");
+      expect(inv!.attributes["openarmature.user.tier"], "the invocation span").to.equal("gold");
+      for (const [name, attempt] of [["flaky", 0], ["flaky", 1], ["after", 0]] as const) {
+        const span = byName(spans, name).find((s) => s.attributes["openarmature.node.attempt_index"] === attempt);
+        expect(span, `${name} attempt ${attempt}`).to.not.equal(undefined);
+        expect(span!.attributes, `${name} attempt ${attempt}, viaExporter ${viaExporter}`).to.include({ "openarmature.user.tenant": "t", "openarmature.user.tier": "gold" });
+      }
+    }
   });
 
   it("a span processor of yours sees a node span's attributes in onStart", async () => {
