@@ -8,6 +8,7 @@
  */
 
 import { didYouMean } from "./suggest.ts";
+import { skippedBundleFiles } from "./bundles.ts";
 
 /** A place in a fixture file: the file, a 1-based line/column when known, and the key path. */
 export interface FixtureLocation {
@@ -78,6 +79,16 @@ function why(d: UnknownDirective): string {
   return d.retired !== undefined ? `: ${d.retired}` : didYouMean(d.suggestions ?? []);
 }
 
+/**
+ * When directive files were skipped for a missing optional peer (bundles.ts), an unknown key may be
+ * one of theirs: say which peers to install, so the failure is actionable where it is read.
+ */
+function unloadedBundlesHint(): string {
+  const peers = [...new Set(skippedBundleFiles.map((s) => s.missingPackage))].sort();
+  if (peers.length === 0) return "";
+  return ` (${skippedBundleFiles.length} directive file(s) were not loaded because the optional peer dependencies ${peers.join(", ")} are not installed: npm install ${peers.join(" ")})`;
+}
+
 /** §9: a directive the adapter does not recognize at that position in that directory. */
 export class FixtureDirectiveUnknown extends ConformanceError {
   constructor(
@@ -91,7 +102,7 @@ export class FixtureDirectiveUnknown extends ConformanceError {
       .join("");
     super(
       "fixture_directive_unknown",
-      `no directive '${first.name}' is recognized at position '${first.position}'${why(first)}${rest === "" ? "" : `${rest}\n `}`,
+      `no directive '${first.name}' is recognized at position '${first.position}'${why(first)}${rest === "" ? "" : `${rest}\n `}${unloadedBundlesHint()}`,
       first.location,
     );
     this.name = "FixtureDirectiveUnknown";

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadBundle, missingOptionalPeer } from "../../src/conformance/bundles.ts";
+import { loadBundle, missingOptionalPeer, skippedBundleFiles } from "../../src/conformance/bundles.ts";
+import { FixtureDirectiveUnknown } from "../../src/conformance/errors.ts";
 import { tempDir } from "../support/temp-dir.ts";
 
 const notFound = (pkg: string): Error => Object.assign(new Error(`Cannot find package '${pkg}' imported from /x/capture.js`), { code: "ERR_MODULE_NOT_FOUND" });
@@ -27,5 +28,17 @@ describe("conformance/bundles: optional peer dependencies", () => {
       err = e;
     }
     expect((err as { code?: string } | undefined)?.code).to.equal("ERR_MODULE_NOT_FOUND");
+  });
+
+  it("an unknown directive names the optional peers whose bundle files were skipped, and only then", () => {
+    const unknown = () => new FixtureDirectiveUnknown([{ name: "langfuse_client", position: "case", location: { file: "f.yaml", path: ["cases", 0, "langfuse_client"] } }]);
+    expect(unknown().message).not.to.include("npm install");
+    const before = skippedBundleFiles.length;
+    skippedBundleFiles.push({ file: "/x/langfuse.js", missingPackage: "@opentelemetry/api" }, { file: "/x/metrics.js", missingPackage: "@opentelemetry/sdk-metrics" });
+    try {
+      expect(unknown().message).to.include("not installed: npm install @opentelemetry/api @opentelemetry/sdk-metrics");
+    } finally {
+      skippedBundleFiles.splice(before);
+    }
   });
 });
