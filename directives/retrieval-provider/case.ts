@@ -112,6 +112,15 @@ function record(env: BuildEnv, call: RetrievalCall): void {
   obs.set(WireCallFacet, { operation: call.operation, mapping: call.mapping, requests: calls.flatMap((c) => c.requests) });
 }
 
+/**
+ * The §2 embedding / rerank runtime configs: the declared fields plus the extras bag, closed like
+ * the llm-provider `config` (§6). A vendor knob rides `extras`; a key beside them is a typo the
+ * provider would otherwise drop unseen, so it is rejected (fixture_schema_invalid) at its line.
+ * Values are left to the provider's own §7 pre-send checks.
+ */
+const EMBED_CONFIG_SCHEMA = { type: "object", additionalProperties: false, properties: { dimensions: {}, input_type: {}, extras: { type: ["object", "null"] } } } as const;
+const RERANK_CONFIG_SCHEMA = { type: "object", additionalProperties: false, properties: { return_documents: {}, extras: { type: ["object", "null"] } } } as const;
+
 interface EmbedValue {
   input: string[];
   config?: Record<string, unknown>;
@@ -125,7 +134,7 @@ export class CallsEmbed {
     type: "object",
     required: ["input", "stores_response_in"],
     additionalProperties: false,
-    properties: { input: { type: "array", items: { type: "string" } }, config: { type: "object" }, stores_response_in: { type: "string", minLength: 1 } },
+    properties: { input: { type: "array", items: { type: "string" } }, config: EMBED_CONFIG_SCHEMA, stores_response_in: { type: "string", minLength: 1 } },
   };
   contribute(value: EmbedValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
     const state = env.slot(RETRIEVAL_CASE);
@@ -168,7 +177,7 @@ export class CallsRerank {
       query: { type: "string" },
       documents: { type: "array", items: { type: "string" } },
       top_k: { type: "integer" },
-      config: { type: "object" },
+      config: RERANK_CONFIG_SCHEMA,
       model: { type: "string", minLength: 1 },
       stores_response_in: { type: "string", minLength: 1 },
     },

@@ -160,3 +160,19 @@ directiveTester("retrieval claim families (names a held-back fixture may spell)"
     { code: `expected:\n  invariants: {chunk_requests_omit_texts_and_model: true}`, message: "no 'texts'" },
   ],
 });
+
+// The runtime configs are closed like llm-provider `config` (§6): declared fields plus `extras`; a
+// key beside them is a typo the provider would drop unseen (found by the robustness test).
+const embedded = `expected:\n  final_state:\n    r:\n      vectors: [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]]\n      dimensions: 2\n      model: co-embed`;
+directiveTester("calls_embed config: declared fields and extras only", {
+  capability: RP,
+  template: (b) => embed(embedded, undefined, b),
+  valid: [`\n      config: {input_type: document, dimensions: null, extras: {}}`],
+  invalid: [{ code: `\n      config: {input_type: document, inputtype: query}`, category: "fixture_schema_invalid", message: "config" }],
+});
+directiveTester("calls_rerank config: declared fields and extras only", {
+  capability: RP,
+  template: (b) => rerank(`expected:\n  final_state:\n    r:\n      model: tei-rr`).replace("top_k: 2,", `top_k: 2, ${b}`),
+  valid: [`config: {return_documents: false, extras: {}},`],
+  invalid: [{ code: `config: {return_documents: false, top_n: 1},`, category: "fixture_schema_invalid", message: "config" }],
+});
