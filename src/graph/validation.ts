@@ -46,14 +46,50 @@ function messageFor(e: ErrorObject): string {
   return e.message ?? e.keyword;
 }
 
+/** A predicate that is true only for values `schema` accepts (false: not sure, ask ajv). */
+type SureCheck = (value: unknown) => boolean;
+
+const SCALAR_CHECKS: Readonly<Record<string, SureCheck>> = {
+  string: (v) => typeof v === "string",
+  // ajv accepts more (without `strictNumbers`, ±Infinity as a number / integer): those go to ajv.
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === "number" && Number.isFinite(v),
+  boolean: (v) => typeof v === "boolean",
+  null: (v) => v === null,
+};
+
+/**
+ * A plain-JS acceptance check for the commonest field schemas — exactly `{type: <scalar>}` or
+ * `{type: "array", items: <such>}` — so a merge validates a changed `int` / `string` / `list[str]`
+ * field without entering ajv (bench linear-chain: a third of the merge's cost). It only ever answers
+ * "valid": a value it does not accept still goes to ajv, which decides and words the issues, so
+ * results and messages are ajv's. Any other schema (keywords, `$defs`, unions) gets no check.
+ */
+function acceptsSurely(schema: JsonSchema): SureCheck | undefined {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
+  const s = schema as Readonly<Record<string, unknown>>;
+  const keys = Object.keys(s);
+  if (typeof s["type"] !== "string") return undefined;
+  if (keys.length === 1) return Object.hasOwn(SCALAR_CHECKS, s["type"]) ? SCALAR_CHECKS[s["type"]] : undefined;
+  if (keys.length !== 2 || s["type"] !== "array" || !("items" in s)) return undefined;
+  const item = acceptsSurely(s["items"] as JsonSchema);
+  if (item === undefined) return undefined;
+  return (v) => {
+    if (!Array.isArray(v)) return false;
+    for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+    return true;
+  };
+}
+
 /**
  * Compile a JSON schema into a {@link Validator}. With `field`, issues are attributed to that
  * top-level field (per-field validators); otherwise to the first path segment (whole-state).
  */
 export function compileValidator(schema: JsonSchema, field?: string): Validator {
   const fn: ValidateFunction = ajv().compile(schema as Record<string, unknown>);
+  const sure = acceptsSurely(schema);
   return (value: unknown) => {
-    if (fn(value)) return NO_ISSUES;
+    if ((sure !== undefined && sure(value)) || fn(value)) return NO_ISSUES;
     return (fn.errors ?? []).map((e) => {
       const { field: f, path } = topField(e, field);
       return { field: f, path, message: messageFor(e) };
