@@ -14,6 +14,7 @@ import { runToolCall, textOf } from "../../src/llm/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { MockEntry } from "../../harness/llm/mock-provider.ts";
 import { useOtelCapture } from "../../harness/observability/capture.ts";
+import { MOCK_RAISES_SCHEMA } from "../../harness/retrieval/case.ts";
 import { callOptions, DEFAULT_STREAM_MODEL, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, useLlmResponses, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
 
 const HOME = "general";
@@ -23,15 +24,7 @@ const ENTRY: JsonSchema = {
   properties: {
     status: { type: "integer" },
     body: {},
-    raises: {
-      type: "object",
-      additionalProperties: false,
-      properties: {
-        error_type: { type: "string" },
-        message: { type: "string" },
-        message_repeat: { type: "object", required: ["char", "bytes"], properties: { char: { type: "string", minLength: 1 }, bytes: { type: "integer", minimum: 0 } } },
-      },
-    },
+    raises: MOCK_RAISES_SCHEMA,
   },
 };
 

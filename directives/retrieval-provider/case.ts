@@ -12,7 +12,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { completedState } from "../../harness/graph/reading.ts";
 import * as F from "../../harness/graph/facets.ts";
-import { RETRIEVAL_CASE, type RetrievalMockEntry } from "../../harness/retrieval/case.ts";
+import { MOCK_RAISES_SCHEMA, RETRIEVAL_CASE, type RetrievalMockEntry } from "../../harness/retrieval/case.ts";
 import { RetrievalCallsFacet, type RetrievalCall } from "../../harness/retrieval/facets.ts";
 import { WireCallFacet } from "../../harness/wire-call.ts";
 import { FinalState, finalStateShape } from "../general/final-state.ts";
@@ -71,13 +71,7 @@ const mockEntry = {
     status: { type: "integer", minimum: 100, maximum: 599 },
     body: {},
     raises: {
-      type: "object",
-      additionalProperties: false,
-      properties: {
-        error_type: { type: "string" },
-        message: { type: "string" },
-        message_repeat: { type: "object", required: ["char", "bytes"], additionalProperties: false, properties: { char: { type: "string", minLength: 1 }, bytes: { type: "integer", minimum: 0 } } },
-      },
+      ...MOCK_RAISES_SCHEMA,
       // §5.15: message and message_repeat are mutually exclusive.
       not: { required: ["message", "message_repeat"] },
     },

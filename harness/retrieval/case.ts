@@ -96,6 +96,21 @@ export class RetrievalCaseState {
 export const RETRIEVAL_CASE = new SlotKey("retrieval-provider case", () => new RetrievalCaseState());
 
 /**
+ * A mock entry's `raises: {error_type?, message? | message_repeat?}` (§5.15, and §5.5's `mock_llm`
+ * counterpart, which carries the same shape): the literal error a non-2xx entry reports. Each side
+ * enforces `message` / `message_repeat` exclusion in its own words.
+ */
+export const MOCK_RAISES_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    error_type: { type: "string" },
+    message: { type: "string" },
+    message_repeat: { type: "object", required: ["char", "bytes"], additionalProperties: false, properties: { char: { type: "string", minLength: 1 }, bytes: { type: "integer", minimum: 0 } } },
+  },
+} as const;
+
+/**
  * §5.15 `message_repeat`: `char` repeated while the UTF-8 encoding stays within `bytes` — the
  * largest whole number of repetitions, never longer than `bytes`.
  */

@@ -57,6 +57,12 @@ directiveTester("mock_llm raises / mapping form / provider", {
       category: "fixture_schema_invalid",
       message: "mutually exclusive",
     },
+    {
+      // The same raises shape as mock_embedding's (§5.15): an unknown key inside message_repeat is refused.
+      code: oneCall(CALL, `mock_llm:\n  - {status: 503, raises: {message_repeat: {char: x, bytes: 3, chars: 9}}}`, completion("{}")),
+      category: "fixture_schema_invalid",
+      message: "mock_llm",
+    },
   ],
 });
 
