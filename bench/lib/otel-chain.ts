@@ -16,7 +16,7 @@
  * implementation name / version and correlation id (§5) — so the comparison is like for like; the
  * unit's result then includes the attribute count the exporter received, equal for all three.
  */
-import { ROOT_CONTEXT, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
+import { ROOT_CONTEXT, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace-base";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
@@ -81,6 +81,19 @@ function rootAttributes(correlationId: string): Attributes {
 /** The §5 attributes ours gives the node span of `name` at `step` (`otel-chain-attributes`). */
 function nodeAttributes(name: string, namespace: readonly string[], step: number, correlationId: string): Attributes {
   return { [Attr.nodeName]: name, [Attr.namespace]: namespace as string[], [Attr.step]: step, [Attr.attemptIndex]: 0, [Attr.correlationId]: correlationId };
+}
+
+/**
+ * Start a span and give it `attributes` after the start, one `setAttribute` each — the cheapest form
+ * the SDK offers (attributes in the start options are sanitized twice, for the sampler and for the
+ * span: in one measurement +1.4 µs per step for the floor against +0.5 µs this way), and the form
+ * ours uses with its default provider. So the floor of `otel-chain-attributes` is the least work
+ * that produces these spans.
+ */
+function startWith(tracer: Tracer, name: string, attributes: Attributes | undefined, parent: Context): Span {
+  const span = tracer.startSpan(name, {}, parent);
+  if (attributes) for (const k in attributes) span.setAttribute(k, attributes[k]!);
+  return span;
 }
 
 /** An exporter that exports nowhere: it counts. */
@@ -151,13 +164,13 @@ class SpanHandler extends BaseCallbackHandler {
     if (parentRunId === undefined) {
       this.#correlationId = this.attributes ? randomUUID() : "";
       this.#step = 0;
-      this.#root = this.tracer.startSpan("invocation", this.attributes ? { attributes: rootAttributes(this.#correlationId) } : {}, ROOT_CONTEXT);
+      this.#root = startWith(this.tracer, "invocation", this.attributes ? rootAttributes(this.#correlationId) : undefined, ROOT_CONTEXT);
       this.#spans.set(runId, this.#root);
       return;
     }
     if (runName === undefined || runName === LG_START || metadata?.["langgraph_node"] !== runName) return;
-    const options = this.attributes ? { attributes: nodeAttributes(runName, [runName], this.#step++, this.#correlationId) } : {};
-    this.#spans.set(runId, this.tracer.startSpan(runName, options, trace.setSpan(ROOT_CONTEXT, this.#root!)));
+    const attributes = this.attributes ? nodeAttributes(runName, [runName], this.#step++, this.#correlationId) : undefined;
+    this.#spans.set(runId, startWith(this.tracer, runName, attributes, trace.setSpan(ROOT_CONTEXT, this.#root!)));
   }
   override handleChainEnd(_outputs: Record<string, unknown>, runId: string): void {
     const span = this.#spans.get(runId);
@@ -184,12 +197,20 @@ export function floorTracedChain(attributes = false): Workload {
   return traced(
     async () => {
       const correlationId = attributes ? randomUUID() : "";
-      const root = tracer.startSpan("invocation", attributes ? { attributes: rootAttributes(correlationId) } : {}, ROOT_CONTEXT);
+      const root = startWith(tracer, "invocation", attributes ? rootAttributes(correlationId) : undefined, ROOT_CONTEXT);
       const parent = trace.setSpan(ROOT_CONTEXT, root);
       let s: ChainState = { count: 0, log: [], last: "" };
       let step = 0;
       for (const [name, namespace, fn] of nodes) {
-        const span = tracer.startSpan(name, attributes ? { attributes: nodeAttributes(name, namespace, step++, correlationId) } : {}, parent);
+        const span = tracer.startSpan(name, {}, parent);
+        if (attributes) {
+          // The attributes of `nodeAttributes`, set directly: no intermediate object.
+          span.setAttribute(Attr.nodeName, name);
+          span.setAttribute(Attr.namespace, namespace as string[]);
+          span.setAttribute(Attr.step, step++);
+          span.setAttribute(Attr.attemptIndex, 0);
+          span.setAttribute(Attr.correlationId, correlationId);
+        }
         s = floorMerge(s, await fn(s), reducers);
         span.end();
       }
