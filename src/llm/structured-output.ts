@@ -84,14 +84,39 @@ export function schemaName(schema: JsonSchema): string {
 }
 
 /**
- * The prompt-augmentation fallback (§8.1.5.1): a copy of `messages` whose system message (extended,
- * or prepended) carries the schema and asks for JSON only. The caller's list is not modified.
+ * The prompt-augmentation directive (§8.1.5.1 step 1; its text is implementation-defined): asks for
+ * only JSON and carries the schema, serialized canonically (wire-byte stability, §8).
+ */
+export function schemaDirective(schema: JsonSchema): string {
+  return `Respond with only a JSON value that conforms to this JSON Schema, with no other text:\n${canonicalJson(schema)}`;
+}
+
+/**
+ * The prompt-augmentation fallback on a message list (§8.1.5.1 step 1, the OpenAI-compatible
+ * mapping): a copy of `messages` with the schema directive *appended* — to the end of the existing
+ * system message's content (after a blank line) when there is one, otherwise as a new system
+ * message at the end of the list. §5 allows one system message, first; were there several, the
+ * last is extended, so the directive still follows every caller instruction. The caller's list is
+ * not modified.
  */
 export function augmentForSchema(messages: ReadonlyArray<Message>, schema: JsonSchema): Message[] {
-  const directive = `Respond with only a JSON value that conforms to this JSON Schema, with no other text:\n${canonicalJson(schema)}`;
+  const directive = schemaDirective(schema);
   const out = [...messages];
-  const first = out[0];
-  if (first && first.role === "system") out[0] = { role: "system", content: `${first.content}\n\n${directive}` };
-  else out.unshift({ role: "system", content: directive });
+  const last = out.findLastIndex((m) => m.role === "system");
+  const system = out[last];
+  if (system?.role === "system") out[last] = { ...system, content: `${system.content}\n\n${directive}` };
+  else out.push({ role: "system", content: directive });
   return out;
+}
+
+/**
+ * The system text a system-field mapping sends (Anthropic `system` §8.2.1, Gemini
+ * `systemInstruction` §8.3.1): the system messages' text joined with a blank line in order, and on
+ * the prompt-augmentation fallback (§8.2.5.1, §8.3.5.1) the schema directive appended at the end.
+ * `undefined` when there is no system text at all.
+ */
+export function systemText(messages: ReadonlyArray<Message>, fallbackSchema?: JsonSchema): string | undefined {
+  const parts = messages.filter((m) => m.role === "system").map((m) => m.content as string);
+  if (fallbackSchema !== undefined) parts.push(schemaDirective(fallbackSchema));
+  return parts.length > 0 ? parts.join("\n\n") : undefined;
 }

@@ -4,7 +4,8 @@
  * for image input (§7 `provider_unsupported_content_block`) on every mapping.
  */
 import { expect } from "chai";
-import { HttpProvider, providers, StructuredOutputInvalid, type Message, type ProviderCapabilities } from "../../src/llm/index.ts";
+import { anthropicMessagesMapping, geminiMapping, HttpProvider, openAiChatMapping, providers, StructuredOutputInvalid, type Message, type PreparedCall, type ProviderCapabilities } from "../../src/llm/index.ts";
+import { augmentForSchema, schemaDirective, systemText } from "../../src/llm/structured-output.ts";
 import { chatBody, fakeFetch, type Reply, rejection } from "./fake-fetch.ts";
 
 const schema = { type: "object", properties: { value: { type: "integer" } }, required: ["value"], additionalProperties: false };
@@ -44,7 +45,9 @@ describe("llm: OpenAI structured output — native strict flag (§8.1.5)", () =>
 });
 
 describe("llm: prompt-augmentation fallback, static arm (§8.1.5.1)", () => {
-  it("OpenAI without native response_format: no response_format, the schema in a prepended system message, the caller's list untouched", async () => {
+  const directive = schemaDirective(schema);
+
+  it("OpenAI without native response_format and no system message: no response_format, the directive appended as a trailing system message, the caller's list untouched", async () => {
     const { provider, body } = make("openai", [{ status: 200, json: chatBody('{"value":42}') }], { nativeStructuredOutput: false });
     const messages: Message[] = structuredClone(ask);
     const r = await provider.complete(messages, { responseSchema: schema });
@@ -52,19 +55,36 @@ describe("llm: prompt-augmentation fallback, static arm (§8.1.5.1)", () => {
     expect(messages).to.deep.equal(ask);
     const sent = body();
     expect(sent).to.not.have.property("response_format");
-    const wire = sent["messages"] as Array<{ role: string; content: string }>;
-    expect(wire.map((m) => m.role)).to.deep.equal(["system", "user"]);
-    expect(wire[0]!.content).to.contain("JSON").and.contain('"required":["value"]');
-    expect(wire[1]).to.deep.equal({ role: "user", content: "Generate." });
+    // Appended (§8.1.5.1 step 1), not prepended: a leading system message here is the old, wrong placement.
+    expect(sent["messages"]).to.deep.equal([
+      { role: "user", content: "Generate." },
+      { role: "system", content: directive },
+    ]);
+    expect(directive).to.contain("JSON").and.contain('"required":["value"]');
   });
 
-  it("OpenAI fallback extends an existing system message instead of adding a second one", async () => {
+  it("OpenAI fallback appends the directive to the end of an existing system message instead of adding a second one", async () => {
     const { provider, body } = make("openai", [{ status: 200, json: chatBody('{"value":1}') }], { nativeStructuredOutput: false });
     await provider.complete([{ role: "system", content: "Be terse." }, ...ask], { responseSchema: schema });
-    const wire = body()["messages"] as Array<{ role: string; content: string }>;
-    expect(wire.map((m) => m.role)).to.deep.equal(["system", "user"]);
-    expect(wire[0]!.content.startsWith("Be terse.\n\n")).to.equal(true);
-    expect(wire[0]!.content).to.contain('"additionalProperties":false');
+    expect(body()["messages"]).to.deep.equal([
+      { role: "system", content: `Be terse.\n\n${directive}` },
+      { role: "user", content: "Generate." },
+    ]);
+  });
+
+  it("OpenAI fallback under reask: every attempt's directive follows the whole working transcript", async () => {
+    const { provider, body } = make("openai", [
+      { status: 200, json: chatBody('{"value":"x"}') },
+      { status: 200, json: chatBody('{"value":2}') },
+    ], { nativeStructuredOutput: false });
+    const r = await provider.complete(ask, { responseSchema: schema, retry: { maxAttempts: 2, backoff: () => 0, reask: (e) => `fix: ${e.output_content}` } });
+    expect(r.parsed).to.deep.equal({ value: 2 });
+    expect(body(1)["messages"]).to.deep.equal([
+      { role: "user", content: "Generate." },
+      { role: "assistant", content: '{"value":"x"}' },
+      { role: "user", content: 'fix: {"value":"x"}' },
+      { role: "system", content: directive },
+    ]);
   });
 
   it("OpenAI fallback: a non-conforming reply raises structured_output_invalid; an extras response_format rides untouched", async () => {
@@ -84,8 +104,15 @@ describe("llm: prompt-augmentation fallback, static arm (§8.1.5.1)", () => {
     expect(sent).to.not.have.property("output_config");
     expect(sent).to.not.have.property("tool_choice");
     expect((sent["tools"] as Array<{ name: string }>).map((t) => t.name)).to.deep.equal(["get_weather"]);
-    expect(sent["system"]).to.be.a("string").and.satisfy((s: string) => s.startsWith("Sys.\n\n") && s.includes('"required":["value"]'));
+    expect(sent["system"]).to.equal(`Sys.\n\n${directive}`);
     expect(sent["messages"]).to.deep.equal([{ role: "user", content: "Generate." }]);
+  });
+
+  it("Anthropic prompt augmentation without a caller system message: the directive is the whole system field", async () => {
+    const { provider, body } = make("anthropic", [{ status: 200, json: anthropicText('{"value":3}') }], { nativeStructuredOutput: false });
+    await provider.complete(ask, { responseSchema: schema, tools: [weather], config: { max_tokens: 32 } });
+    expect(body()["system"]).to.equal(directive);
+    expect(body()["messages"]).to.deep.equal([{ role: "user", content: "Generate." }]);
   });
 
   it("Anthropic without caller tools coerces through the forced synthetic tool (the preferred fallback)", async () => {
@@ -104,9 +131,37 @@ describe("llm: prompt-augmentation fallback, static arm (§8.1.5.1)", () => {
     expect(r.parsed).to.deep.equal({ value: 9 });
     const sent = body();
     expect(sent["generationConfig"]).to.deep.equal({ maxOutputTokens: 16 });
-    const text = (sent["systemInstruction"] as { parts: Array<{ text: string }> }).parts[0]!.text;
-    expect(text).to.contain('"required":["value"]');
+    expect(sent["systemInstruction"]).to.deep.equal({ parts: [{ text: directive }] });
     expect(sent["contents"]).to.deep.equal([{ role: "user", parts: [{ text: "Generate." }] }]);
+  });
+
+  it("Gemini fallback appends the directive to the end of the caller's system instruction", async () => {
+    const { provider, body } = make("gemini", [{ status: 200, json: geminiText('{"value":9}') }], { nativeStructuredOutput: false });
+    await provider.complete([{ role: "system", content: "Be terse." }, ...ask], { responseSchema: schema });
+    expect(body()["systemInstruction"]).to.deep.equal({ parts: [{ text: `Be terse.\n\n${directive}` }] });
+  });
+
+  // §5 admits one system message, first, so several never reach a mapping through complete(); a
+  // mapping handed them directly still puts the directive after all of the system text.
+  it("with several system messages (a mapping called directly) the directive follows all of them", () => {
+    const call: PreparedCall = {
+      model: "m",
+      messages: [{ role: "system", content: "A." }, { role: "system", content: "B." }, ...ask],
+      responseSchema: schema,
+      structuredOutput: "fallback",
+      config: { max_tokens: 8 },
+      tools: [weather],
+      stream: false,
+    };
+    const endpoint = { baseUrl: "https://example.test/v1" };
+    const wire = (m: typeof openAiChatMapping) => JSON.parse(m.buildRequest(call, endpoint).body!) as Record<string, unknown>;
+    expect(wire(openAiChatMapping)["messages"]).to.deep.equal([{ role: "system", content: "A." }, { role: "system", content: `B.\n\n${directive}` }, { role: "user", content: "Generate." }]);
+    expect(wire(anthropicMessagesMapping)["system"]).to.equal(`A.\n\nB.\n\n${directive}`);
+    expect(wire(geminiMapping)["systemInstruction"]).to.deep.equal({ parts: [{ text: `A.\n\nB.\n\n${directive}` }] });
+    expect(augmentForSchema(call.messages, schema).map((m) => m.role)).to.deep.equal(["system", "system", "user"]);
+    expect(systemText(call.messages)).to.equal("A.\n\nB.");
+    expect(systemText(ask)).to.equal(undefined);
+    expect(call.messages).to.have.length(3);
   });
 
   it("with the capability present every mapping takes its native path", async () => {

@@ -10,7 +10,7 @@ import { invalidRequest } from "../errors.ts";
 import { placeExtras } from "../extras.ts";
 import type { PreparedCall } from "../mapping.ts";
 import type { ContentBlock, Message, ToolCall } from "../messages.ts";
-import { augmentForSchema } from "../structured-output.ts";
+import { systemText } from "../structured-output.ts";
 import type { Tool, ToolChoice } from "../tools.ts";
 
 type Json = Record<string, unknown>;
@@ -88,10 +88,10 @@ export function messagesBody(call: PreparedCall): Json {
   }
   if (!("max_tokens" in declared)) throw invalidRequest("config.max_tokens", "required by the Anthropic Messages mapping (it has no default)");
   const promptFallback = call.responseSchema !== undefined && call.structuredOutput === "fallback" && !coercesToTool(call);
-  const messages = promptFallback ? augmentForSchema(call.messages, call.responseSchema!) : call.messages;
-  const system = messages.filter((m) => m.role === "system").map((m) => m.content as string);
-  const body: Json = { model: call.model, messages: anthropicMessages(messages) };
-  if (system.length > 0) body["system"] = system.join("\n\n");
+  // §8.2.5.1 prompt augmentation: the schema directive appended to the end of `system`.
+  const system = systemText(call.messages, promptFallback ? call.responseSchema : undefined);
+  const body: Json = { model: call.model, messages: anthropicMessages(call.messages) };
+  if (system !== undefined) body["system"] = system;
   const exclusive = new Map<string, unknown>([
     ["model", body["model"]],
     ["messages", body["messages"]],

@@ -9,7 +9,7 @@ import { declaredFields } from "../config.ts";
 import { placeExtras } from "../extras.ts";
 import type { PreparedCall } from "../mapping.ts";
 import type { ContentBlock, Message, ToolCall } from "../messages.ts";
-import { augmentForSchema } from "../structured-output.ts";
+import { systemText } from "../structured-output.ts";
 import type { ToolChoice } from "../tools.ts";
 
 type Json = Record<string, unknown>;
@@ -82,10 +82,10 @@ export function geminiToolChoice(c: ToolChoice): Json {
 }
 
 export function generateContentBody(call: PreparedCall): Json {
-  const messages = call.responseSchema !== undefined && call.structuredOutput === "fallback" ? augmentForSchema(call.messages, call.responseSchema) : call.messages;
-  const system = messages.filter((m) => m.role === "system").map((m) => m.content as string);
-  const body: Json = { contents: geminiContents(messages) };
-  if (system.length > 0) body["systemInstruction"] = { parts: [{ text: system.join("\n\n") }] };
+  // §8.3.5.1 prompt augmentation: the schema directive appended to the end of `systemInstruction`.
+  const system = systemText(call.messages, call.structuredOutput === "fallback" ? call.responseSchema : undefined);
+  const body: Json = { contents: geminiContents(call.messages) };
+  if (system !== undefined) body["systemInstruction"] = { parts: [{ text: system }] };
   if (call.tools && call.tools.length > 0) {
     body["tools"] = [{ functionDeclarations: call.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })) }];
   }

@@ -59,7 +59,7 @@ export function wireToolChoice(c: ToolChoice): unknown {
 
 /** The request body (not yet serialized). */
 export function chatCompletionBody(call: PreparedCall): Json {
-  // §8.1.5.1 fallback: the schema travels in a system directive on a copy of the messages.
+  // §8.1.5.1 fallback: the schema directive appended to a copy of the messages (structured-output.ts).
   const messages = call.responseSchema !== undefined && call.structuredOutput === "fallback" ? augmentForSchema(call.messages, call.responseSchema) : call.messages;
   const body: Json = { model: call.model, messages: messages.map(wireMessage) };
   const exclusive = new Map<string, unknown>([
