@@ -12,6 +12,7 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 import type { NodeContext } from "../../src/graph/index.ts";
 import { runToolCall, textOf } from "../../src/llm/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
+import { mockCapabilities } from "../../harness/llm/mock-capabilities.ts";
 import type { MockEntry } from "../../harness/llm/mock-provider.ts";
 import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { MOCK_RAISES_SCHEMA } from "../../harness/retrieval/case.ts";
@@ -30,7 +31,8 @@ const ENTRY: JsonSchema = {
 
 /**
  * `mock_llm: [{status, body, raises?}, ...]` or `{capabilities, responses}` (conformance-adapter
- * §5.5): the canned OpenAI-compatible responses the case's mock serves, one per wire attempt.
+ * §5.5): the canned OpenAI-compatible responses the case's mock serves, one per wire attempt;
+ * `capabilities` takes the OpenAI mapping's §5.11 flags (harness/llm/mock-capabilities.ts).
  */
 @directive({ name: "mock_llm", at: "case", home: HOME, section: "conformance-adapter §5.5", summary: "canned OpenAI-compatible responses for calls_llm (list, or {capabilities, responses})" })
 export class MockLlm {
@@ -49,7 +51,10 @@ export class MockLlm {
     composeCapture(ctx);
     const state = ctx.slot(ObsLlmSlot);
     const list = Array.isArray(value) ? value : value.responses;
-    if (!Array.isArray(value) && value.capabilities) state.capabilities = value.capabilities;
+    if (!Array.isArray(value) && value.capabilities) {
+      // The mock presents an OpenAI-compatible provider: the OpenAI mapping's §5.11 flags.
+      state.capabilities = mockCapabilities("openai", value.capabilities, "mock_llm", (flag) => ctx.locate([...ctx.self.path, "capabilities", flag]));
+    }
     const base = Array.isArray(value) ? ctx.self.path : [...ctx.self.path, "responses"];
     list.forEach((e, i) => state.entries.push(mockEntry(e, ctx.locate([...base, i]))));
   }

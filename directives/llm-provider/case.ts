@@ -27,7 +27,11 @@ const entry = {
   },
 } as const;
 
-/** `mock_provider: {responses, capabilities, health_endpoint}` (§5.11: a §5 directive, so general — recognized in every directory). */
+/**
+ * `mock_provider: {responses, capabilities, health_endpoint}` (§5.11: a §5 directive, so general —
+ * recognized in every directory). Which capability flags the case's `mapping:` defines is checked
+ * when the provider is stood up (harness/llm/mock-capabilities.ts), once both keys are read.
+ */
 @directive({ name: "mock_provider", at: "case", home: "general", summary: "the mock provider's responses and capability flags" })
 export class MockProviderDirective {
   readonly schema = {
@@ -48,7 +52,9 @@ export class MockProviderDirective {
     },
   };
   configure(value: MockProviderSpec, ctx: ConfigureContext): void {
-    ctx.slot(LLM_CASE).mock = value;
+    const state = ctx.slot(LLM_CASE);
+    state.mock = value;
+    state.mockPath = ctx.self.path;
   }
 }
 

@@ -7,7 +7,8 @@
  * first mock response names (`test-model` when none does; `gemini-test` under `mapping: gemini`,
  * whose bodies carry no model), with API key {@link MOCK_API_KEY} at
  * base URL {@link MOCK_BASE_URL}. Mock capability flags map to the provider's constructor
- * capabilities.
+ * capabilities; a flag the case's mapping does not define is `fixture_schema_invalid`
+ * (mock-capabilities.ts).
  */
 import { SlotKey, type CallRecord, type CaseExecutor, type RunContext } from "../../src/conformance/directive.ts";
 import { FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
@@ -18,6 +19,7 @@ import { providers, type Provider, type ProviderCapabilities, type Response, typ
 import { isCancellation } from "../../src/pipeline/middleware/index.ts";
 import { callRetry, type RetrySpec } from "./call-spec.ts";
 import { LlmCallFacet, LlmCallsFacet, type LlmCall } from "./facets.ts";
+import { mockCapabilities } from "./mock-capabilities.ts";
 import { MockProvider, type MockProviderSpec } from "./mock-provider.ts";
 import { completeUnderRetryMiddleware } from "./retry-middleware.ts";
 
@@ -32,6 +34,8 @@ export const CALL_INPUT = "llm_call";
 
 export class LlmCaseState {
   mock: MockProviderSpec = {};
+  /** Where `mock_provider:` sits (its capability flags are located under it). */
+  mockPath: KeyPath = [];
   mapping = "openai";
   mappingPath: KeyPath = [];
   /** `calls[]` plans in order (empty in the single `call:` form). */
@@ -45,27 +49,27 @@ export class LlmCaseState {
 }
 export const LLM_CASE = new SlotKey("llm-provider case", () => new LlmCaseState());
 
+/** The `mapping:` names this adapter stands a provider up for. */
+const MAPPINGS: ReadonlyArray<string> = ["openai", "anthropic", "gemini", "streaming_unsupported_stub"];
+
 /** The mapping name → how to stand up the real provider for it. */
 function providerFor(state: LlmCaseState, mock: MockProvider, ctx: RunContext): Provider {
-  const caps = state.mock.capabilities ?? {};
+  if (!MAPPINGS.includes(state.mapping)) {
+    throw new HarnessPrimitiveMissing(`mapping:${state.mapping}`, `the '${state.mapping}' wire mapping is not implemented yet (this adapter has ${MAPPINGS.join(", ")})`, ctx.locate(state.mappingPath));
+  }
   const first = state.mock.responses?.find((r) => typeof (r.body as { model?: unknown } | undefined)?.model === "string");
   const model = ((first?.body as { model?: string } | undefined)?.model ?? DEFAULT_MODEL[state.mapping] ?? FALLBACK_MODEL) as string;
-  const capabilities: ProviderCapabilities = {
-    nativeStructuredOutput: caps["supports_native_response_format"] ?? caps["supports_native_structured_output"] ?? true,
-    imageInput: caps["supports_image_input"] ?? true,
-  };
+  const capabilities: ProviderCapabilities = mockCapabilities(state.mapping, state.mock.capabilities ?? {}, "mock_provider", (flag) => ctx.locate([...state.mockPath, "capabilities", flag]));
   const config = { model, apiKey: MOCK_API_KEY, baseUrl: MOCK_BASE_URL, fetch: mock.fetch };
   switch (state.mapping) {
     case "openai":
-      return providers.create("openai", { ...config, capabilities });
     case "anthropic":
     case "gemini":
       return providers.create(state.mapping, { ...config, capabilities });
-    case "streaming_unsupported_stub":
-      // §5 *Provider streaming support*: the OpenAI-compatible mapping with streaming switched off.
-      return providers.create("openai", { ...config, capabilities: { ...capabilities, streaming: false } });
     default:
-      throw new HarnessPrimitiveMissing(`mapping:${state.mapping}`, `the '${state.mapping}' wire mapping is not implemented yet`, ctx.locate(state.mappingPath));
+      // streaming_unsupported_stub (§5 *Provider streaming support*): the OpenAI-compatible
+      // mapping with streaming switched off.
+      return providers.create("openai", { ...config, capabilities: { ...capabilities, streaming: false } });
   }
 }
 

@@ -15,7 +15,7 @@ import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.
 import { Facet } from "../../src/conformance/observation.ts";
 import { GraphCaseHooksSlot } from "../graph/extensions.ts";
 import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
-import { providers, type CompleteOptions, type Message, type Provider, type Response, type RuntimeConfig, type Tool } from "../../src/llm/index.ts";
+import { providers, type CompleteOptions, type Message, type Provider, type ProviderCapabilities, type Response, type RuntimeConfig, type Tool } from "../../src/llm/index.ts";
 import { callRetry, type RetrySpec } from "../llm/call-spec.ts";
 import { MOCK_API_KEY, MOCK_BASE_URL } from "../llm/case.ts";
 import { MockProvider, type MockEntry } from "../llm/mock-provider.ts";
@@ -42,7 +42,8 @@ export class ObsLlmState {
   readonly entries: MockEntry[] = [];
   /** The responses the case's calls received, in order (reset per call by `useLlmResponses`). */
   readonly responses: Response[] = [];
-  capabilities: Readonly<Record<string, boolean>> = {};
+  /** From `mock_llm.capabilities` (the OpenAI mapping's §5.11 flags, harness/llm/mock-capabilities.ts). */
+  capabilities: ProviderCapabilities = {};
   /** `provider: {genai_system}` — the `gen_ai.system` override. */
   system: string | undefined;
   recording = false;
@@ -77,7 +78,7 @@ export class ObsLlmState {
         apiKey: MOCK_API_KEY,
         baseUrl: MOCK_BASE_URL,
         fetch: this.mock.fetch,
-        capabilities: { nativeStructuredOutput: this.capabilities["supports_native_response_format"] ?? true, imageInput: this.capabilities["supports_image_input"] ?? true },
+        capabilities: this.capabilities,
         ...(this.system !== undefined ? { system: this.system } : {}),
       });
       this.#providers.set(m, p);

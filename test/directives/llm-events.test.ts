@@ -105,3 +105,26 @@ directiveTester("calls_tool", {
     { code: oneCall(TOOL("{returns: {t: 20}}"), "", `invariants:\n  exactly_one_tool_call_failed_event_observed: true`), message: "exactly_one_tool_call_failed_event_observed" },
   ],
 });
+
+// mock_llm.capabilities (conformance-adapter §5.5): the mock presents an OpenAI-compatible provider,
+// so it takes the OpenAI mapping's §5.11 flags; supports_native_response_format: false takes the
+// prompt-augmentation fallback (the reply is still parsed and validated: a non-conforming reply
+// fails the call). The Anthropic / Gemini flag, or an unknown one, is fixture_schema_invalid.
+const SCHEMA_CALL = `calls_llm:\n  messages: [{role: user, content: hi}]\n  stores_response_in: msg\n  response_schema: {type: object, properties: {n: {type: integer}}, required: [n]}`;
+const mockWith = (caps: string, content = '{\\"n\\":1}') => `mock_llm:\n  capabilities: {${caps}}\n  responses:\n    - {status: 200, body: ${body(content)}}`;
+directiveTester("mock_llm.capabilities", {
+  capability: "observability",
+  template: (b) => b,
+  valid: [
+    oneCall(SCHEMA_CALL, mockWith("supports_native_response_format: false, supports_image_input: true"), `observers:\n  c:\n    contains_event: {event_type: LlmCompletionEvent, fields: {output_content: '{"n":1}'}}`),
+  ],
+  invalid: [
+    { code: oneCall(SCHEMA_CALL, mockWith("supports_native_response_format: false", "nope"), `observers:\n  c:\n    contains_event_of_type: LlmCompletionEvent`), message: "LlmCompletionEvent" },
+    {
+      code: oneCall(SCHEMA_CALL, mockWith("supports_native_structured_output: false"), "observers:\n  c:\n    contains_event_of_type: LlmCompletionEvent"),
+      category: "fixture_schema_invalid",
+      message: ["mock_llm.capabilities.supports_native_structured_output", "'openai' mapping", "anthropic / gemini", ":13:"],
+    },
+    { code: oneCall(SCHEMA_CALL, mockWith("supports_native_response_fromat: false"), "observers:\n  c:\n    contains_event_of_type: LlmCompletionEvent"), category: "fixture_schema_invalid", message: ["supports_native_response_fromat", "not a §5.11 capability flag"] },
+  ],
+});

@@ -163,3 +163,55 @@ directiveTester("wire-request form exclusivity and count agreement", {
     { code: `expected_wire_request_includes: {model: test-model, temperature_absent_keys: [x]}`, category: "fixture_schema_invalid", message: "expected_wire_request_includes" },
   ],
 });
+
+// mock_provider.capabilities (conformance-adapter §5.11): each flag is defined for some mappings —
+// supports_native_response_format for OpenAI, supports_native_structured_output for Anthropic and
+// Gemini, supports_image_input for every mapping. A defined flag takes effect (the structured-output
+// fallback: no native field on the wire); one the mapping does not define is fixture_schema_invalid,
+// naming the key, the mapping and the line.
+const anthropicReply = `
+    - status: 200
+      body: {type: message, id: m1, model: claude-x, role: assistant, content: [{type: text, text: '{"n":1}'}], stop_reason: end_turn, usage: {input_tokens: 2, output_tokens: 1}}`;
+const geminiReply = `
+    - status: 200
+      body: {candidates: [{content: {role: model, parts: [{text: '{"n":1}'}]}, finishReason: STOP}], usageMetadata: {promptTokenCount: 2, candidatesTokenCount: 1, totalTokenCount: 3}}`;
+const REPLY: Readonly<Record<string, string>> = { openai: ok('{"n":1}'), anthropic: anthropicReply, gemini: geminiReply, streaming_unsupported_stub: ok('{"n":1}') };
+/** The native field each mapping would send (absent on the fallback; Gemini's whole generationConfig, as the case sets no sampling). */
+const NATIVE: Readonly<Record<string, string>> = { openai: "response_format", anthropic: "output_config", gemini: "generationConfig", streaming_unsupported_stub: "response_format" };
+const withCapabilities = (mapping: string, capabilities: string) => `
+mapping: ${mapping}
+mock_provider:
+  capabilities: {${capabilities}}
+  responses:${REPLY[mapping]}
+call:
+  operation: complete
+  messages: [{role: user, content: "hi"}]
+  tools: [{name: lookup, description: "Look up.", parameters: {type: object, properties: {k: {type: string}}}}]
+  response_schema: {type: object, properties: {n: {type: integer}}, required: [n]}
+${mapping === "anthropic" ? "  config: {max_tokens: 8}\n" : ""}expected_wire_request_absent_keys: [${NATIVE[mapping]}]
+expected:
+  response: {parsed: {n: 1}}
+`;
+
+directiveTester("mock_provider.capabilities per mapping", {
+  capability: LP,
+  template: (b) => b,
+  valid: [
+    withCapabilities("openai", "supports_native_response_format: false, supports_image_input: true"),
+    withCapabilities("anthropic", "supports_native_structured_output: false, supports_image_input: true"),
+    withCapabilities("gemini", "supports_native_structured_output: false, supports_image_input: true"),
+  ],
+  invalid: [
+    // Read as the other flag the case would take the fallback; ignored it would silently test the native path.
+    {
+      code: withCapabilities("openai", "supports_native_structured_output: false"),
+      category: "fixture_schema_invalid",
+      message: ["mock_provider.capabilities.supports_native_structured_output", "'openai' mapping", "anthropic / gemini", ":4:", "capabilities.supports_native_structured_output)"],
+    },
+    { code: withCapabilities("anthropic", "supports_native_response_format: false"), category: "fixture_schema_invalid", message: ["supports_native_response_format", "'anthropic' mapping", "belongs to the openai mapping", ":4:"] },
+    { code: withCapabilities("gemini", "supports_native_response_format: false"), category: "fixture_schema_invalid", message: ["supports_native_response_format", "'gemini' mapping", ":4:"] },
+    { code: withCapabilities("streaming_unsupported_stub", "supports_native_response_format: false"), category: "fixture_schema_invalid", message: ["'streaming_unsupported_stub' mapping (it defines supports_image_input)"] },
+    // The mapping key after the mock block: the check still sees the case's mapping.
+    { code: withCapabilities("openai", "supports_native_structured_output: false").replace("mapping: openai\n", "") + "mapping: openai\n", category: "fixture_schema_invalid", message: "'openai' mapping" },
+  ],
+});
