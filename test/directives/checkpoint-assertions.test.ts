@@ -125,6 +125,28 @@ directiveTester("migrations_run", {
   ],
 });
 
+/** A seeded v1 record resumed under a registry whose duplicate v1→v2 pair raises at registration. */
+const ambiguous = (block: string): string => `
+${chain(`${V2_FIELDS}\ndone: {type: bool, default: false}`, { n: "{update_pure: {done: true}}" }, "v2")}
+initial_state: {}
+checkpointer: sqlite
+seeded_record: {schema_version: v1, state: {x: 7, done: false}, completed_positions: []}
+migrations:
+  - {from_version: v1, to_version: v2, migrate: add_new_field_default}
+  - {from_version: v1, to_version: v2, migrate: identity_passthrough}
+resume:
+  from_seeded_record: true
+  expected_chain_ambiguity_error: {from_version: v1, to_version: v2, raised_at: registration}
+${indent(block, 2)}
+`;
+
+directiveTester("migrations_run (a call registration stopped ran no migration)", {
+  capability: PU,
+  template: (b) => ambiguous(b),
+  valid: ["expected: {migrations_run: []}"],
+  invalid: [{ code: "expected: {migrations_run: [v1->v2]}", message: "resume.expected.migrations_run" }],
+});
+
 directiveTester("instances_executed_during_resume / instances_skipped_during_resume", {
   capability: PU,
   template: (b) => fan(b),
