@@ -246,8 +246,14 @@ class GraphRun {
         else obs.set(F.Result, { kind: "suspended", state: result.state, nodeName: result.nodeName, descriptor: result.interrupt.descriptor });
       } catch (err) {
         const e = err as Error & { invocationId?: string; executionOrder?: readonly string[] };
-        // A fixture defect the harness found while running the call is the case's own error.
-        if (err instanceof ConformanceError || !isCategorized(e)) throw err;
+        // A fixture defect the harness found while running the call is the case's own error; so is
+        // an uncategorized error, unless the case asserts an API-boundary rejection and invoke()
+        // raised it before any invocation existed.
+        if (err instanceof ConformanceError) throw err;
+        if (!isCategorized(e)) {
+          if (!hooks.acceptBoundaryRejection || !(err instanceof Error) || e.invocationId !== undefined) throw err;
+          obs.set(F.BoundaryRejection, e);
+        }
         outcome = e;
         invocationId = e.invocationId ?? null;
         obs.set(F.Result, { kind: "errored", error: e });

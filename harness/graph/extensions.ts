@@ -51,6 +51,12 @@ export interface GraphCaseHooks {
   readonly afterCall: Array<(ctx: CallContext, result: InvocationResult | Error) => Promise<void> | void>;
   /** The case-wide runner, if a bundle replaces plain invoke (a plan's own runner wins). */
   runner: CallRunner | undefined;
+  /**
+   * A directive asserts an `invoke()` API-boundary rejection: an uncategorized error `invoke()`
+   * raises before any invocation exists (it carries no `invocationId`) is then the call's outcome,
+   * recorded as `F.BoundaryRejection`, instead of an adapter defect.
+   */
+  acceptBoundaryRejection: boolean;
   /** Subgraph declarations a directive adds beside the §5.4 sites (name → body and its path). */
   readonly extraSubgraphs: Map<string, { readonly body: Readonly<Record<string, unknown>>; readonly path: KeyPath }>;
 }
@@ -65,6 +71,7 @@ export const GraphCaseHooksSlot = new SlotKey<GraphCaseHooks>("graph case hooks"
   beforeCall: [],
   afterCall: [],
   runner: undefined,
+  acceptBoundaryRejection: false,
   extraSubgraphs: new Map(),
 }));
 

@@ -15,6 +15,12 @@ export type CallResult =
   | { readonly kind: "compile_error"; readonly error: CompileError | Error };
 
 export const Result = new Facet<CallResult>("call result");
+/**
+ * The uncategorized error `invoke()` raised at its API boundary, before any invocation existed
+ * (per-language idiom, e.g. observability §3.4's reserved metadata keys: a `RangeError`); set only
+ * when a directive asked for it (`GraphCaseHooks.acceptBoundaryRejection`).
+ */
+export const BoundaryRejection = new Facet<Error>("invoke() API-boundary rejection");
 export const ExecutionOrder = new Facet<readonly string[]>("execution order");
 export const CompileWarnings = new Facet<readonly CompileWarning[]>("compile warnings");
 export const InvocationId = new Facet<string | null>("invocation id");
