@@ -36,6 +36,9 @@ export class HarnessObserverError extends Error {
  */
 export class HarnessObserver {
   private readonly perCall = new Map<number, ObserverEvent[]>();
+  /** Per call: deliveries begun, and deliveries that ran to their end (received or raised; not cancelled). */
+  private readonly begun = new Map<number, number>();
+  private readonly finished = new Map<number, number>();
 
   constructor(
     readonly name: string,
@@ -49,9 +52,11 @@ export class HarnessObserver {
   readonly observe = async (event: ObserverEvent, ctx: DeliveryContext): Promise<void> => {
     const call = this.clock.current;
     this.deliveries.push({ observer: this.name, call, event });
+    this.begun.set(call, (this.begun.get(call) ?? 0) + 1);
     const ms = this.sleepFor(call);
     if (ms > 0) await sleep(ms, ctx.signal);
     if (ctx.signal.aborted) return; // delivery was cancelled by a timed-out drain: not received
+    this.finished.set(call, (this.finished.get(call) ?? 0) + 1);
     if (this.behavior === "raise") throw new HarnessObserverError(this.name);
     let bucket = this.perCall.get(call);
     if (!bucket) this.perCall.set(call, (bucket = []));
@@ -67,6 +72,11 @@ export class HarnessObserver {
   /** Events received during call `call` (record: its slice of the FIFO; accumulate: its bucket). */
   eventsOf(call: number): readonly ObserverEvent[] {
     return [...(this.perCall.get(call) ?? [])];
+  }
+
+  /** Deliveries of call `call`'s events begun so far, and those that ran to their end (see `drain_waited_for_all_events`). */
+  deliveryCounts(call: number): { readonly begun: number; readonly finished: number } {
+    return { begun: this.begun.get(call) ?? 0, finished: this.finished.get(call) ?? 0 };
   }
 
   /** Every event received, across calls, in arrival order. */

@@ -152,6 +152,49 @@ export class SecondInvocationDrainIndependentOfFirst {
   }
 }
 
+/**
+ * 025 (graph-engine §6 *Drain*, proposal 0010): every process-wide drain in scope returned only once
+ * each declared observer had received every event of its call — none begun and unfinished when it
+ * returned, none delivered after it, and at least one delivered. Read from the harness observers'
+ * own delivery counts at the moment the drain returned, not from the drain's self-reported summary.
+ */
+@directive({ name: "drain_waited_for_all_events", at: "invariant", home: HOME, summary: "the process-wide drain returned only after every event was delivered" })
+export class DrainWaitedForAllEvents {
+  readonly schema = { type: "boolean" };
+  async check(value: boolean, obs: Observation, ctx: CheckContext): Promise<void> {
+    const where = ctx.locate(ctx.self.path);
+    const drained = callsOf(obs).filter((c) => c.tryGet(F.DeliveriesAtDrainReturn) !== undefined);
+    if (drained.length === 0) {
+      ctx.fail("no call in this scope ran a process-wide drain (invoke.drain / an invocation's drain)");
+      return;
+    }
+    const problems: string[] = [];
+    for (const call of drained) {
+      const atReturn = call.get(F.DeliveriesAtDrainReturn, where);
+      const index = call.get(F.CallIndex, where);
+      const id = call.get(F.InvocationId, where);
+      // Let any delivery the drain did not wait for finish, then compare with what it had seen.
+      if (id !== null) await call.get(F.RootGraph, where).drainEventsFor(id, { timeoutMs: 10_000 });
+      let delivered = 0;
+      for (const [name, o] of call.get(F.Observers, where)) {
+        const then = atReturn.get(name) ?? { begun: 0, finished: 0 };
+        const now = o.deliveryCounts(index);
+        delivered += then.finished;
+        if (then.begun > then.finished) {
+          problems.push(`observer '${name}' was still receiving ${then.begun - then.finished} event(s) of call ${call.label ?? index} when the drain returned`);
+        } else if (now.finished > then.finished) {
+          problems.push(`observer '${name}' received ${now.finished - then.finished} event(s) of call ${call.label ?? index} after the drain returned`);
+        }
+      }
+      if (delivered === 0) {
+        problems.push(`no observer received any event of call ${call.label ?? index} before the drain returned`);
+      }
+    }
+    if (value) for (const p of problems) ctx.fail(p);
+    else ctx.match(value, problems.length === 0, null);
+  }
+}
+
 /** 029: a node's drain_events_for returned without waiting for events dispatched after the call (its own completed). */
 @directive({ name: "drain_returned_without_blocking_on_post_call_events", at: "invariant", home: HOME })
 export class DrainReturnedWithoutBlocking {

@@ -264,6 +264,7 @@ class GraphRun {
       if (drainReq !== undefined) {
         const timeoutMs = drainReq.timeoutSeconds === null ? null : drainReq.timeoutSeconds * 1000;
         obs.set(F.DrainResult, await timedDrain(timeoutMs, () => drain({ timeoutMs })));
+        obs.set(F.DeliveriesAtDrainReturn, new Map([...this.observers].map(([name, o]) => [name, o.deliveryCounts(i)])));
       } else if (invocationId !== null) {
         await root.drainEventsFor(invocationId); // read observer state once delivery completed (§8.4)
       }

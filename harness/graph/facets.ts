@@ -32,6 +32,8 @@ export const CallIndex = new Facet<number>("call index");
 export const Deliveries = new Facet<readonly Delivery[]>("observer deliveries");
 /** The process-wide drain's summary when the invoke block asked for one (graph-engine §6). */
 export const DrainResult = new Facet<TimedDrain>("drain summary");
+/** Per observer: its deliveries of this call's events (begun, run to their end) when the process-wide drain returned. */
+export const DeliveriesAtDrainReturn = new Facet<ReadonlyMap<string, { readonly begun: number; readonly finished: number }>>("deliveries when the drain returned");
 /** Per node: what its invoke_drain_events_for returned and the accumulator snapshot it took. */
 export const NodeDrains = new Facet<ReadonlyMap<string, NodeDrainRecord>>("per-invocation drain records");
 /** The compiled outermost graph (for claims that exercise its public API). */

@@ -124,3 +124,21 @@ directiveTester("per-invocation drain timeout claims", {
   valid: ["node_drain_summaries: {b: {timeout_reached: true, undelivered_count_min: 1}}", "invariants:\n  drain_returned_within_timeout: true\n  workers_not_cancelled_on_per_invocation_drain_timeout: true"],
   invalid: [{ code: "invariants:\n  drain_returned_without_blocking_on_post_call_events: true", message: "drain_returned_without_blocking_on_post_call_events" }],
 });
+
+directiveTester("drain_waited_for_all_events", {
+  template: (b) => linear(b, `${slow(30)}\ninvoke:\n  drain: {}`),
+  valid: ["drain_summary: {timeout_reached: false, undelivered_count: 0}\ninvariants:\n  drain_waited_for_all_events: true"],
+  invalid: [],
+});
+
+directiveTester("drain_waited_for_all_events on a drain that returned early", {
+  template: (b) => linear(b, `${slow(60)}\ninvoke:\n  drain: {timeout_seconds: 0.02}`),
+  valid: ["invariants:\n  drain_waited_for_all_events: false"],
+  invalid: [{ code: "invariants:\n  drain_waited_for_all_events: true", message: "'acc' was still receiving 1 event(s)" }],
+});
+
+directiveTester("drain_waited_for_all_events without a drain", {
+  template: (b) => linear(b, slow(5)),
+  valid: [],
+  invalid: [{ code: "invariants:\n  drain_waited_for_all_events: true", message: "no call in this scope ran a process-wide drain" }],
+});
