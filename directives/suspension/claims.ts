@@ -12,7 +12,7 @@ import { lastWriteWins, type CompiledGraph, type NodeEvent, type StateRecord } f
 import * as F from "../../harness/graph/facets.ts";
 import { scopedEvents } from "../../harness/graph/invariant-scope.ts";
 import { valuesEqual } from "../../harness/graph/values.ts";
-import { MiddlewareLog, PausedBackendAfterCall } from "../../harness/suspension/facets.ts";
+import { MiddlewareLog, NodeEventsOfCall, PausedBackendAfterCall, type SuspendedCall } from "../../harness/suspension/facets.ts";
 import { SessionCallFacet } from "../../harness/sessions/facets.ts";
 import {
   callViews,
@@ -287,7 +287,11 @@ export class SingleBranchSuspendSuspendsWholeParallelBranches {
 /**
  * 008: the sibling branches' contributions were discarded — in the state of the graph that owns
  * the parallel-branches node at the suspension point (the outermost state, or the paused record's
- * state for a nested node), their output fields kept their defaults.
+ * state for a nested node), their output fields kept their defaults. The same claim of a fan-out
+ * (suspension §8.2: sibling instances are cancelled, consistently with `fail_fast` cancellation on
+ * error, pipeline-utilities §9.5): the fan-out's output fields (`target_field`, and `errors_field`
+ * / `count_field` when declared) hold, at the suspension point, the values the fan-out node
+ * received (its `started` event's pre-state) — no instance's contribution was merged.
  */
 @directive({ name: "siblings_cancelled_under_fail_fast", at: "invariant", home: HOME })
 export class SiblingsCancelledUnderFailFast {
@@ -295,10 +299,15 @@ export class SiblingsCancelledUnderFailFast {
   check(value: boolean, obs: Observation, ctx: CheckContext): void {
     const c = firstSuspended(callViews(obs, ctx));
     const s = c?.suspended;
+    const fanOut = s ? fanOutDeclaration(ctx, s.record.resumePoint) : undefined;
+    if (c && s && fanOut) {
+      fanOutSiblingsCancelled(value, c, s, fanOut, ctx);
+      return;
+    }
     const decl = s ? branchesDeclaration(ctx, s.record.resumePoint) : undefined;
     const graph = c?.obs.tryGet(F.RootGraph);
     if (!c || !s || !decl || !graph || c.result.kind !== "suspended") {
-      claim(ctx, value, false, () => "no suspended parallel-branches call in the block");
+      claim(ctx, value, false, () => "no suspended parallel-branches or fan-out call in the block");
       return;
     }
     const defaults = decl.defaults ?? (graph.schema.create({}) as Readonly<StateRecord>);
@@ -313,6 +322,34 @@ export class SiblingsCancelledUnderFailFast {
     }
     claim(ctx, value, leaked.length === 0, () => `sibling contributions merged: ${leaked.join(", ")}`);
   }
+}
+
+type FanOutDecl = { target_field?: string; errors_field?: string; count_field?: string };
+
+/** The fan-out node a suspension's resume point names (outermost graph or a subgraph declaration). */
+function fanOutDeclaration(ctx: CheckContext, rp: { readonly nodeName: string; readonly namespace: readonly string[] }): FanOutDecl | undefined {
+  const nodesOf = (body: unknown): Record<string, { fan_out?: FanOutDecl }> | undefined => body as Record<string, { fan_out?: FanOutDecl }> | undefined;
+  if (rp.namespace.length === 0) return nodesOf(ctx.caseSpec.entries.find((e) => e.key === "nodes")?.value)?.[rp.nodeName]?.fan_out;
+  for (const decl of ctx.caseSpec.subgraphs.values()) {
+    const f = nodesOf(decl.body["nodes"])?.[rp.nodeName]?.fan_out;
+    if (f) return f;
+  }
+  return undefined;
+}
+
+function fanOutSiblingsCancelled(value: boolean, c: CallView, s: SuspendedCall, decl: FanOutDecl, ctx: CheckContext): void {
+  const rp = s.record.resumePoint;
+  const path = [...rp.namespace, rp.nodeName];
+  const started = (c.obs.tryGet(NodeEventsOfCall) ?? []).find((e) => e.phase === "started" && valuesEqual(e.namespace, path));
+  if (!started || c.result.kind !== "suspended") {
+    claim(ctx, value, false, () => `no started event of the fan-out node ${path.join("/")} in the suspending call`);
+    return;
+  }
+  // The state of the graph owning the fan-out at the suspension point: the outcome's for the outermost graph, else the paused record's.
+  const state = rp.namespace.length === 0 ? c.result.state : s.record.state;
+  const fields = [decl.target_field, decl.errors_field, decl.count_field].filter((f): f is string => f !== undefined);
+  const merged = fields.filter((f) => !valuesEqual(state[f], started.preState[f])).map((f) => `${f}: ${show(started.preState[f])} at fan-out entry, ${show(state[f])} at suspension`);
+  claim(ctx, value, fields.length > 0 && merged.length === 0, () => `sibling instance contributions merged: ${merged.join("; ")}`);
 }
 
 /** 008: the bubbled descriptor's metadata names the suspending branch. */

@@ -31,7 +31,7 @@ import { CheckpointCase, RESUME_INVOCATION } from "../checkpoint/case.ts";
 import { perCall } from "../pipeline/facets.ts";
 import { GraphCaseHooksSlot, type CallContext, type CallRunner, type GraphCaseHooks } from "../graph/extensions.ts";
 import { SessionCase, type SessionCaseState } from "../sessions/case.ts";
-import { CompletedEvents, MiddlewareLog, PausedBackendAfterCall, ResumeCallFacet, SuspendedOutcomeFacet } from "./facets.ts";
+import { CompletedEvents, MiddlewareLog, NodeEventsOfCall, PausedBackendAfterCall, ResumeCallFacet, SuspendedOutcomeFacet } from "./facets.ts";
 import { resolveInvocationPlaceholder } from "./placeholders.ts";
 
 /** Plan inputs (invocation position): `resume_invocation` (raw, maybe a placeholder) and `signal_payload`. */
@@ -163,6 +163,10 @@ export class PersistenceCaseState {
       const obs = this.#current?.observation;
       if (obs) perCall(obs, CompletedEvents, () => []).push(ev);
     },
+    onNodeEvent: (ev: NodeEvent) => {
+      const obs = this.#current?.observation;
+      if (obs) perCall(obs, NodeEventsOfCall, () => []).push(ev);
+    },
   };
 
   async #beforeCall(c: CallContext): Promise<void> {
@@ -170,7 +174,7 @@ export class PersistenceCaseState {
     const written = c.plan.input<string>(SUSPENSION_RESUME);
     if (written !== undefined) this.#resolved.set(c.observation, resolveInvocationPlaceholder(written, c.previous, this.#locate!([...c.plan.path, "resume_invocation"])));
     this.#current = c;
-    c.observation.set(CompletedEvents, []).set(MiddlewareLog, c.observation.tryGet(MiddlewareLog) ?? []);
+    c.observation.set(CompletedEvents, []).set(NodeEventsOfCall, []).set(MiddlewareLog, c.observation.tryGet(MiddlewareLog) ?? []);
     if (this.#sessions.active) await this.#sessions.beforeCall(c);
   }
 

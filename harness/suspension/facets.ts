@@ -49,3 +49,6 @@ export const ResumeCallFacet = new Facet<ResumeCall>("resume call");
 
 /** Every completed node event the call dispatched (all graph levels), in dispatch order (engine hook). */
 export const CompletedEvents = new Facet<NodeEvent[]>("completed node events of the call");
+
+/** Every node event the call dispatched (all phases, all graph levels), in dispatch order (engine hook). */
+export const NodeEventsOfCall = new Facet<NodeEvent[]>("node events of the call");

@@ -223,8 +223,13 @@ ${section(
 directiveTester("conditional_suspend (fan-out instance, §8.2)", {
   capability: "suspension",
   template: conditional,
-  valid: ["suspending_node: fan\ndescriptor: {signal_id: needs-review, metadata_includes: {kind: review, fan_out_index: 1}}\nsuspended_state: {items: [0, 1, 2], results: [], after: false}"],
+  valid: [
+    "suspending_node: fan\ndescriptor: {signal_id: needs-review, metadata_includes: {kind: review, fan_out_index: 1}}\nsuspended_state: {items: [0, 1, 2], results: [], after: false}",
+    // The 008 claim by its plain meaning on a fan-out (§8.2): no sibling instance's result was merged.
+    "invariants: {siblings_cancelled_under_fail_fast: true}",
+  ],
   invalid: [
+    { code: "invariants: {siblings_cancelled_under_fail_fast: false}", message: "expected false, got true" },
     { code: "descriptor: {signal_id: needs-review, metadata_includes: {fan_out_index: 0}}", message: "descriptor.metadata_includes.fan_out_index: expected 0, got 1" },
     { code: "suspending_node: work", message: 'suspending_node: expected "work", got "fan"' },
   ],
@@ -273,6 +278,9 @@ directiveTester("a suspension outside any parallel-branches node (008 claims do 
       [subgraphs({ holder: chain("x: {type: int, default: 0}", { s: "{suspend_with_descriptor: {signal_id: plain, metadata: {}}}" }) }), chain("done: {type: bool, default: false}", { wrap: "{subgraph: holder}" })].join("\n"),
       `outcome: suspended\n${b}`,
     ),
-  valid: ["invariants: {single_branch_suspend_suspends_whole_parallel_branches: false}"],
-  invalid: [{ code: "invariants: {single_branch_suspend_suspends_whole_parallel_branches: true}", message: "single_branch_suspend_suspends_whole_parallel_branches" }],
+  valid: ["invariants: {single_branch_suspend_suspends_whole_parallel_branches: false}", "invariants: {siblings_cancelled_under_fail_fast: false}"],
+  invalid: [
+    { code: "invariants: {single_branch_suspend_suspends_whole_parallel_branches: true}", message: "single_branch_suspend_suspends_whole_parallel_branches" },
+    { code: "invariants: {siblings_cancelled_under_fail_fast: true}", message: "no suspended parallel-branches or fan-out call" },
+  ],
 });
