@@ -59,6 +59,7 @@ export class InvokeOutcome extends TransmissionAssertion<string> {
 
 interface InvokeArgsValue {
   session_id_present?: boolean;
+  session_id?: string;
   session_id_auto_generated?: boolean;
   session_id_absent_verified?: boolean;
   resume_invocation?: string;
@@ -69,6 +70,8 @@ interface InvokeArgsValue {
  * `invoke_args: {...}` — the arguments the harness passed to `invoke()` (harness §3 step 3), each
  * sub-key asserting only when present:
  * - `session_id_present`: a session id was threaded into the call;
+ * - `session_id`: the session id threaded into the call, and bound in the engine while every node
+ *   of the turn ran (the caller-supplied id of §3.1 / §3.2 step 1, not a re-minted one);
  * - `session_id_auto_generated`: the harness minted it (§3.1), the transmission carried none;
  * - `session_id_absent_verified: true`: no session id was passed AND the engine had none bound
  *   while the graph ran (read inside the invocation, not from the harness's report);
@@ -84,6 +87,7 @@ export class InvokeArgs extends TransmissionAssertion<InvokeArgsValue> {
     additionalProperties: false,
     properties: {
       session_id_present: BOOL,
+      session_id: { type: "string", minLength: 1 },
       session_id_auto_generated: BOOL,
       session_id_absent_verified: BOOL,
       resume_invocation: { type: "string", minLength: 1 },
@@ -95,6 +99,12 @@ export class InvokeArgs extends TransmissionAssertion<InvokeArgsValue> {
     if (inv === undefined) return ctx.fail("the harness made no invoke() call for this transmission", { actual: t.transmission.turn.outbound });
     const l = ctx.label;
     if (value.session_id_present !== undefined) ctx.match(value.session_id_present, inv.sessionId !== undefined, null, `${l}.session_id_present`);
+    if (value.session_id !== undefined) {
+      ctx.match(value.session_id, inv.sessionId ?? null, null, `${l}.session_id`);
+      const unbound = t.call.engineSessionIds.filter((s) => s !== value.session_id);
+      if (t.call.events.length === 0) ctx.fail("no node ran, so the session bound in the engine could not be read", { path: `${l}.session_id` });
+      else if (unbound.length > 0) ctx.fail(`a node ran with session ${JSON.stringify(unbound[0] ?? null)} bound in the engine, not ${JSON.stringify(value.session_id)}`, { path: `${l}.session_id` });
+    }
     if (value.session_id_auto_generated !== undefined) {
       const minted = t.transmission.turn.sessionIdGenerated && inv.sessionId !== undefined && t.transmission.transmission.sessionId === undefined && t.transmission.transmission.payload?.["session_id"] === undefined;
       ctx.match(value.session_id_auto_generated, minted, null, `${l}.session_id_auto_generated`);

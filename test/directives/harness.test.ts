@@ -86,6 +86,17 @@ directiveTester("invoke_args (harness)", {
   ],
 });
 
+directiveTester("invoke_args.session_id: the caller's id threaded and bound in the engine (harness §3.2)", {
+  capability: "harness",
+  template: (b) => completes(b, '{session_id: "conv-7"}', "existing_session"),
+  valid: ['dispatch_path: "3.2"\ninvoke_args: {session_id: conv-7, session_id_auto_generated: false}'],
+  invalid: [
+    { code: "invoke_args: {session_id: conv-8}", message: 'invoke_args.session_id: expected "conv-8", got "conv-7"' },
+    { code: "invoke_args: {session_id: conv-8}", message: 'a node ran with session "conv-7" bound in the engine' },
+    { code: "invoke_args: {session_id: ''}", category: "fixture_schema_invalid", message: "session_id" },
+  ],
+});
+
 directiveTester("invoke_args in stateless mode (harness)", {
   capability: "harness",
   template: (b) =>
