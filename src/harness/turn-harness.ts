@@ -148,6 +148,13 @@ function defaultResolve(tx: Transmission): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/**
+ * Why a signal that names an id did not correlate: a coordinator correlates a signal to ONE paused
+ * invocation, so none matching and several awaiting the same signal id (the in-memory coordinator
+ * refuses to guess) both end here; the message names both rather than claiming "none".
+ */
+export const NO_SINGLE_SUBSCRIPTION = "no single subscription matches it (none does, or several paused invocations await the same signal id)";
+
 /** A harness over one graph (see the module comment). */
 export class TurnHarness {
   readonly mode: HarnessMode;
@@ -237,7 +244,7 @@ export class TurnHarness {
       return this.#errored("3.3", undefined, false, undefined, 0, new HarnessSignalCorrelationFailedError(signal, `the coordinator raised: ${e instanceof Error ? e.message : String(e)}`));
     }
     if (sub === undefined) {
-      const why = signal.invocationId === undefined && signal.signalId === undefined ? "it names neither an invocation id nor a signal id" : "no subscription matches it";
+      const why = signal.invocationId === undefined && signal.signalId === undefined ? "it names neither an invocation id nor a signal id" : NO_SINGLE_SUBSCRIPTION;
       return this.#errored("3.3", undefined, false, undefined, 0, new HarnessSignalCorrelationFailedError(signal, why));
     }
     const signalPayload = tx.signalPayload ?? {};

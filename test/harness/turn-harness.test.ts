@@ -124,6 +124,18 @@ describe("harness: TurnHarness", () => {
     const r = expectOutcome(await h.handle({ signal: { signalId: "nobody" } }), "errored");
     expect(r.error.category).to.equal("harness_signal_correlation_failed");
     expect(r.path).to.equal("3.3");
+    expect(r.error.message).to.contain('signal "nobody"').and.to.contain("none does");
+  });
+
+  it("§6 two paused invocations awaiting one signal id: the signal id alone does not correlate, and the message says so", async () => {
+    const h = new TurnHarness({ mode: "stateless", graph: gated() });
+    const first = expectOutcome(await h.handle({}), "suspended");
+    expectOutcome(await h.handle({}), "suspended");
+    const r = expectOutcome(await h.handle({ signal: { signalId: "approval-1" } }), "errored");
+    expect(r.error.category).to.equal("harness_signal_correlation_failed");
+    expect(r.error.message).to.contain("several paused invocations await the same signal id");
+    // The invocation id still singles one out.
+    expectOutcome(await h.handle({ signal: { invocationId: first.invocationId }, signalPayload: { approved: true } }), "completed");
   });
 
   it("§6 completeness: a coordinator that refuses the subscription turns the suspension into harness_signal_subscription_failed", async () => {

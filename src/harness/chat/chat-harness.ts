@@ -30,7 +30,7 @@ import type { SignalDescriptor } from "../../suspension/index.ts";
 import { categorizeTurnError, HarnessSessionIdUnresolvedError, HarnessSignalCorrelationFailedError, type ErrorBucket, type TurnError, type TurnErrorClassifier } from "../errors.ts";
 import type { ArrivingSignal, SignalCoordinator } from "../signal-coordinator.ts";
 import type { DispatchPath } from "../transmission.ts";
-import { TurnHarness, type CompletedTurn, type SuspendedTurn, type TurnInvokeOptions, type TurnResult } from "../turn-harness.ts";
+import { NO_SINGLE_SUBSCRIPTION, TurnHarness, type CompletedTurn, type SuspendedTurn, type TurnInvokeOptions, type TurnResult } from "../turn-harness.ts";
 import { historyOf, MESSAGES_FIELD } from "./history.ts";
 import { validateChatMessage, type ChatMessage, type SystemMessage } from "./message.ts";
 import { DEFAULT_ERROR_REPLIES, errorReply, type ErrorReplies } from "./replies.ts";
@@ -159,7 +159,7 @@ export class ChatHarness {
   async signal(signal: ArrivingSignal, signalPayload: Readonly<Record<string, unknown>> = {}, options: TurnInvokeOptions = {}): Promise<ChatTurnOutcome> {
     const sub = await this.harness.coordinator.correlate(signal);
     if (sub === undefined || sub.sessionId === undefined) {
-      return this.#failed("", "3.3", new HarnessSignalCorrelationFailedError(signal, sub === undefined ? "no subscription matches it" : "the paused invocation has no session"), false);
+      return this.#failed("", "3.3", new HarnessSignalCorrelationFailedError(signal, sub === undefined ? NO_SINGLE_SUBSCRIPTION : "the paused invocation has no session"), false);
     }
     const sessionId = sub.sessionId;
     const outcome = await this.#serialized(sessionId, async () => {
