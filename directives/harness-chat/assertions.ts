@@ -9,6 +9,7 @@ import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { ChatTurnOutcome } from "../../src/harness/chat/index.ts";
 import { completedState } from "../../harness/graph/reading.ts";
+import { valuesEqual } from "../../harness/graph/values.ts";
 import { ChatCallFacet, type ChatCall } from "../../harness/turns/facets.ts";
 import { FinalState } from "../general/final-state.ts";
 
@@ -101,7 +102,7 @@ export class ReplyAssertion {
 /**
  * `final_state:` as the chat fixtures write it: `messages_count` (the length of the final
  * `messages` history) and `messages_history_contains` (messages that appear in the history in the
- * written order — a subsequence — each exact). Without either key, the general exact definition.
+ * written order — a subsequence — each exact, independent of key order). Without either key, the general exact definition.
  */
 @directive({ name: "final_state", at: "expected", home: HOME, summary: "final state; messages_count / messages_history_contains" })
 export class ChatFinalState extends FinalState {
@@ -118,7 +119,7 @@ export class ChatFinalState extends FinalState {
     if (Array.isArray(want)) {
       let from = 0;
       for (const [i, m] of want.entries()) {
-        const at = history.findIndex((h, j) => j >= from && JSON.stringify(h) === JSON.stringify(m));
+        const at = history.findIndex((h, j) => j >= from && valuesEqual(h, m)); // exact, whatever the key order the YAML wrote
         if (at < 0) {
           ctx.fail(`the history does not contain this message after position ${from}`, { path: `${ctx.label}.messages_history_contains[${i}]`, expected: m, actual: history });
           return;

@@ -204,8 +204,12 @@ directiveTester("replies / final_state (harness-chat)", {
   template: (b) => echoChat(b),
   valid: [
     'dispatch_path: "3.2"\nreplies: [{role: assistant, content: "echo"}]\nfinal_state: {messages_count: 4, messages_history_contains: [{role: user, content: "one"}, {role: user, content: "two"}]}',
+    // A YAML mapping's key order carries no meaning: each message still compares exactly.
+    'final_state: {messages_history_contains: [{content: "one", role: user}, {content: "echo", role: assistant}]}',
   ],
   invalid: [
+    { code: 'final_state: {messages_history_contains: [{content: "one", role: assistant}]}', message: "final_state.messages_history_contains[0]" },
+    { code: 'final_state: {messages_history_contains: [{role: user, content: "one", tool_call_id: x}]}', message: "final_state.messages_history_contains[0]" },
     { code: "replies: []", message: "replies" },
     { code: 'replies: [{role: assistant, content: "echo"}, {role: assistant, content: "echo"}]', message: "replies" },
     { code: "final_state: {messages_count: 3}", message: "final_state.messages_count" },
