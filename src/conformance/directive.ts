@@ -105,6 +105,13 @@ export interface ConfigureContext {
    * the case fails as fixture_directive_unknown, with every other unknown key, once configured).
    */
   retiredForm(form: string, retirement: Retirement, path: KeyPath): boolean;
+  /**
+   * Run `fn` once every case-level key is configured, before the executor runs: for a directive
+   * whose meaning depends on the rest of the case (e.g. `mapping`, which selects the wire mapping of
+   * whichever provider the case configures, wherever that is written). Hooks run in the order they
+   * were registered; an error they throw (e.g. `fixture_schema_invalid`) fails the case.
+   */
+  whenConfigured(fn: () => void | Promise<void>): void;
 }
 
 export interface Configures<V = unknown> extends Directive {

@@ -88,6 +88,8 @@ class CaseRun {
   private readonly labels = new Set<string>();
   private readonly plans: InvocationPlan[] = [];
   private executor: CaseExecutor | null = null;
+  /** `whenConfigured` hooks; null once they ran (a hook registered later is an adapter defect). */
+  private deferred: Array<() => void | Promise<void>> | null = [];
   readonly casePlan: InvocationPlan;
   private readonly matcher: CaseMatcher;
 
@@ -124,6 +126,9 @@ class CaseRun {
     }
     await this.configureAll(resolved, this.casePlan);
     this.throwIfUnknown();
+    const deferred = this.deferred ?? [];
+    this.deferred = null;
+    for (const fn of deferred) await fn();
     if (this.executor === null) {
       throw new FixtureSchemaInvalid(
         "nothing in this case says what to run (no graph, call or other executable block was configured)",
@@ -283,6 +288,10 @@ class CaseRun {
         this.labels.add(label);
       },
       retiredForm: (form, retirement, path) => this.retiredUse(form, retirement, path, self.position),
+      whenConfigured: (fn) => {
+        if (this.deferred === null) throw new Error(`'${self.key}' asked for a whenConfigured hook after the case was configured`);
+        this.deferred.push(fn);
+      },
     };
   }
 
