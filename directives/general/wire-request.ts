@@ -16,10 +16,11 @@ import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { WireCapture } from "../../harness/llm/facets.ts";
 import { wireCall, type WireCall } from "../../harness/wire-call.ts";
+import { CALL_POSITION } from "./call.ts";
 
 const HOME = "general";
-/** The case (or document root), and an llm-provider `calls:` document's call entry (`llm_call`). */
-const AT = ["case", "llm_call"];
+/** The case (or document root), and a `calls:` list's call entry (`llm_call`). */
+const AT = ["case", CALL_POSITION];
 
 const message = Shapes.document({
   keys: { tool_calls: Shapes.list("ordered", Shapes.document({ keys: { function: Shapes.document({ keys: { arguments: Shapes.json() } }) } })) },

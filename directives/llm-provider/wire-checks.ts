@@ -11,7 +11,7 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import { llmCalls } from "../../harness/llm/reading.ts";
 import { wireCall } from "../../harness/wire-call.ts";
 import { requestsOf, sound } from "../general/wire-request.ts";
-import { CALL_POSITION } from "./case.ts";
+import { CALL_POSITION } from "../general/call.ts";
 
 const HOME = "llm-provider";
 const AT = ["case", CALL_POSITION];

@@ -12,6 +12,7 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import { LLM_CASE } from "../../harness/llm/case.ts";
 import { LlmCallFacet } from "../../harness/llm/facets.ts";
 import { tracedCall } from "../../harness/llm/traced.ts";
+import { callsProvider } from "../../harness/provider-context.ts";
 import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { LlmResponses, useLlmResponses } from "../../harness/observability/llm.ts";
 import { ABSENT, capturedSpans, statusName } from "../../harness/observability/spans.ts";
@@ -32,10 +33,16 @@ export function llmSpansOf(obs: Observation, ctx: CheckContext): ReadableSpan[] 
   return callSpans(obs, ctx)?.filter((s) => s.name === LLM_SPAN).sort(byStart) ?? null;
 }
 
-/** Compose span capture for the case: the §6.3 capture of a graph case, or traced bare llm-provider calls. */
+/**
+ * Compose span capture for the case, by what it runs (decided once the case is configured): a case
+ * making bare provider calls (`call:` / `calls:`, in any directory) traces each call; any other case
+ * gets the §6.3 capture of its graph.
+ */
 export function traceCalls(ctx: ConfigureContext): void {
-  if (ctx.capability === "llm-provider") ctx.slot(LLM_CASE).traced = tracedCall;
-  else useOtelCapture(ctx);
+  ctx.whenConfigured(() => {
+    if (callsProvider(ctx, "llm")) ctx.slot(LLM_CASE).traced = tracedCall;
+    else useOtelCapture(ctx);
+  });
 }
 
 function spanRecord(s: ReadableSpan): Record<string, unknown> {

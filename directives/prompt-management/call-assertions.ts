@@ -1,14 +1,13 @@
 /**
- * Assertions inside a call's `expected:` (prompt-management fixtures; conformance-adapter §5.8
- * `raises`, §5.13 `carries`): the returned `prompt` / `prompt_result`, a raised error, and the
- * fetch counts the manager's backends received.
+ * Assertions inside a call's `expected:` (prompt-management fixtures): the returned `prompt` /
+ * `prompt_result` and the fetch counts the manager's backends received. A raised error is the
+ * general §5.8 `raises` (directives/general/expected-raises.ts), registered at this position too.
  */
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { callRecord, matchPromptRecord, returned } from "../../harness/prompts/reading.ts";
 import { CALL_EXPECTED } from "./case.ts";
-import { checkRaises, RAISES_SCHEMA } from "../../harness/graph/carries.ts";
 
 const HOME = "prompt-management";
 
@@ -26,21 +25,6 @@ export class PromptAssertion {
 /** `prompt_result: {...}` — the rendered `PromptResult` (§4). */
 @directive({ name: "prompt_result", at: CALL_EXPECTED, home: HOME, summary: "the PromptResult the call returned" })
 export class PromptResultAssertion extends PromptAssertion {}
-
-/** `raises: {category, carries?}` (§5.8) — the operation raised a categorized error instead of returning (the general check, `harness/graph/carries.ts`). */
-@directive({ name: "raises", at: CALL_EXPECTED, home: HOME, summary: "the call raised a categorized error" })
-export class RaisesAssertion {
-  readonly scope = "call" as const;
-  readonly schema = RAISES_SCHEMA;
-  check(value: { category: string; carries?: Record<string, unknown> }, obs: Observation, ctx: CheckContext): void {
-    const r = callRecord(obs, ctx);
-    if (r.error === undefined) {
-      ctx.fail(`expected the ${r.operation} to raise ${value.category}, but it returned`, { path: ctx.label, expected: value.category, actual: null });
-      return;
-    }
-    checkRaises(value, r.error, ctx);
-  }
-}
 
 /** `backend_call_counts: {<backend>: <int>}` — fetches each named backend received so far. */
 @directive({ name: "backend_call_counts", at: CALL_EXPECTED, home: HOME, summary: "fetches each backend received" })

@@ -7,13 +7,14 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { ConfigureContext } from "../../src/conformance/directive.ts";
 import { Expected } from "../general/expected.ts";
+import { PROMPT_CALL_EXPECTED } from "../general/expected-raises.ts";
 import { CALL_INPUT, PROMPT_CASE, promptExecutor } from "../../harness/prompts/case.ts";
 
 const HOME = "prompt-management";
 /** Position of the keys inside a `calls[]` entry. */
 export const CALL_POSITION = "prompt_call";
 /** Position of the keys inside a call's `expected:`. */
-export const CALL_EXPECTED = "prompt_call_expected";
+export const CALL_EXPECTED = PROMPT_CALL_EXPECTED;
 
 const tpl = { type: "string" } as const;
 const block = {

@@ -15,6 +15,7 @@ import * as F from "../../harness/graph/facets.ts";
 import { MOCK_RAISES_SCHEMA, RETRIEVAL_CASE, type RetrievalMockEntry } from "../../harness/retrieval/case.ts";
 import { RetrievalCallsFacet, type RetrievalCall } from "../../harness/retrieval/facets.ts";
 import { WireCallFacet } from "../../harness/wire-call.ts";
+import { usesProvider } from "../../harness/provider-context.ts";
 import { FinalState, finalStateShape } from "../general/final-state.ts";
 import type { EmbeddingResponse, RerankResponse } from "../../src/retrieval/index.ts";
 
@@ -22,8 +23,9 @@ const HOME = "retrieval-provider";
 /**
  * §5.15 "gives [the retrieval vocabulary] a normative home" in §5 itself: the construction blocks,
  * the mocks and the node calls are general — recognized in every directory (observability's
- * retrieval fixtures use them unchanged). `mapping` and the `final_state` refinement stay this
- * directory's: llm-provider defines a different `mapping` at the same position.
+ * retrieval fixtures use them unchanged). `mapping` is general too (directives/general/mapping.ts:
+ * the blocks and mocks mark the case as calling a retrieval provider, which is how it picks this
+ * provider's mapping); the `final_state` refinement stays this directory's.
  */
 const GENERAL = "general";
 
@@ -48,19 +50,11 @@ for (const block of BLOCKS) {
     configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
       const state = ctx.slot(RETRIEVAL_CASE);
       state[block.kind] = { vendor: block.vendor, fields: value, where: ctx.locate(ctx.self.path) };
+      usesProvider(ctx, "retrieval");
     }
   }
   Object.defineProperty(ConstructionBlock, "name", { value: `Construction_${block.name}` });
   directive({ name: block.name, at: "case", home: GENERAL, summary: `a bound ${block.vendor} ${block.kind} provider (§5.15)` })(ConstructionBlock);
-}
-
-/** `mapping: tei | jina | openai | cohere` — the §8.x wire mapping under test (absent: the stand-in). */
-@directive({ name: "mapping", at: "case", home: HOME, summary: "the retrieval wire mapping under test" })
-export class RetrievalMapping {
-  readonly schema = { enum: ["tei", "jina", "openai", "cohere"] };
-  configure(value: string, ctx: ConfigureContext): void {
-    ctx.slot(RETRIEVAL_CASE).mapping = value;
-  }
 }
 
 const mockEntry = {
@@ -86,6 +80,7 @@ export class MockEmbedding {
   readonly schema = { type: "array", items: mockEntry };
   configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
     ctx.slot(RETRIEVAL_CASE).mockEmbedding = value;
+    usesProvider(ctx, "retrieval");
   }
 }
 
@@ -94,6 +89,7 @@ export class MockRerank {
   readonly schema = { type: "array", items: mockEntry };
   configure(value: RetrievalMockEntry[], ctx: ConfigureContext): void {
     ctx.slot(RETRIEVAL_CASE).mockRerank = value;
+    usesProvider(ctx, "retrieval");
   }
 }
 

@@ -1,7 +1,11 @@
 /**
- * The llm-provider case runner (conformance-adapter §5.11–§5.16): builds the real provider for the
- * case's `mapping:` from the provider registry, bound to the mock's `fetch`, and makes each
- * `call:` / `calls[]` operation (`complete` or `ready`), recording an {@link LlmCall} per call.
+ * The provider-call case runner (conformance-adapter §5.11–§5.16): stands up the provider the case
+ * declares — its {@link ProviderSource}: the §5.11 mock (`mock_provider:`; the real provider for the
+ * case's `mapping:` from the provider registry, bound to the mock's `fetch`) or a source a
+ * directory's note defines (testing's `script:`) — and makes each `call:` / `calls[]` operation
+ * (`complete` or `ready`), recording an {@link LlmCall} per call. A case declaring two sources is
+ * `fixture_schema_invalid`: which provider answers is never guessed; one declaring none gets the
+ * §5.11 mock with no responses (the pre-send convention).
  *
  * Harness conventions (llm-provider fixture header of 001): the provider is bound to the model the
  * first mock response names (`test-model` when none does; `gemini-test` under `mapping: gemini`,
@@ -11,7 +15,7 @@
  * (mock-capabilities.ts).
  */
 import { SlotKey, type CallRecord, type CaseExecutor, type RunContext } from "../../src/conformance/directive.ts";
-import { FixtureSchemaInvalid, HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
+import { FixtureSchemaInvalid, HarnessPrimitiveMissing, formatPath } from "../../src/conformance/errors.ts";
 import type { InvocationPlan } from "../../src/conformance/invocation-plan.ts";
 import { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
@@ -32,12 +36,41 @@ const FALLBACK_MODEL = "test-model";
 /** Plan input holding the call's keys as the fixture wrote them. */
 export const CALL_INPUT = "llm_call";
 
+/**
+ * The llm-provider wire mappings `mapping:` may name for a provider call (llm-provider §8; the
+ * `streaming_unsupported_stub` of its §5 *Provider streaming support* fixtures). Another name is an
+ * unimplemented vendor (harness_primitive_missing when the case runs).
+ */
+export const LLM_MAPPINGS: ReadonlyArray<string> = ["openai", "anthropic", "gemini", "streaming_unsupported_stub"];
+
+/** A provider stood up for one case. */
+export interface OpenedProvider {
+  readonly provider: Provider;
+  /** The network edge the provider's `fetch` is bound to (what `requests` / `served` read); absent for a source with no wire. */
+  readonly wire?: MockProvider;
+  /** Facets the source adds to each call's observation (and the case-level one), read after the call. */
+  annotate?(obs: Observation): void;
+}
+
+/** What answers a case's calls: declared by one case key (`mock_provider`, a note's `script`). */
+export interface ProviderSource {
+  /** The key that declared it (`mock_provider`, `script`). */
+  readonly key: string;
+  readonly path: KeyPath;
+  open(state: LlmCaseState, ctx: RunContext): OpenedProvider;
+}
+
 export class LlmCaseState {
   mock: MockProviderSpec = {};
   /** Where `mock_provider:` sits (its capability flags are located under it). */
   mockPath: KeyPath = [];
   mapping = "openai";
+  /** Where `mapping:` was written ([] when it was not: the openai default of llm-provider's note). */
   mappingPath: KeyPath = [];
+  /** The provider sources the case declared (exactly one may answer its calls). */
+  readonly sources: ProviderSource[] = [];
+  /** The `call:` / `calls:` key. */
+  callPath: KeyPath = [];
   /** `calls[]` plans in order (empty in the single `call:` form). */
   readonly callPlans: InvocationPlan[] = [];
   /**
@@ -49,13 +82,38 @@ export class LlmCaseState {
 }
 export const LLM_CASE = new SlotKey("llm-provider case", () => new LlmCaseState());
 
-/** The `mapping:` names this adapter stands a provider up for. */
-const MAPPINGS: ReadonlyArray<string> = ["openai", "anthropic", "gemini", "streaming_unsupported_stub"];
+/** `mock_provider:` (§5.11): the real provider for the case's mapping, bound to the mock's fetch. */
+export function mockProviderSource(path: KeyPath): ProviderSource {
+  return {
+    key: "mock_provider",
+    path,
+    open(state, ctx) {
+      const mock = new MockProvider(state.mock);
+      return { provider: providerFor(state, mock, ctx), wire: mock };
+    },
+  };
+}
+
+/**
+ * The one source that answers the case's calls. None declared: the §5.11 mock with no responses —
+ * the pre-send convention (a call rejected before sending mocks nothing; a request it does send
+ * gets the mock's "no response left", and the wire assertions report it). Two: the fixture's error.
+ */
+function sourceOf(state: LlmCaseState, ctx: RunContext): ProviderSource {
+  const [first, second] = state.sources;
+  if (second !== undefined) {
+    throw new FixtureSchemaInvalid(
+      `the case declares two providers for its calls, '${first!.key}' (${formatPath(first!.path)}) and '${second.key}' (${formatPath(second.path)}): a call is answered by one`,
+      ctx.locate(second.path),
+    );
+  }
+  return first ?? mockProviderSource(state.callPath);
+}
 
 /** The mapping name → how to stand up the real provider for it. */
 function providerFor(state: LlmCaseState, mock: MockProvider, ctx: RunContext): Provider {
-  if (!MAPPINGS.includes(state.mapping)) {
-    throw new HarnessPrimitiveMissing(`mapping:${state.mapping}`, `the '${state.mapping}' wire mapping is not implemented yet (this adapter has ${MAPPINGS.join(", ")})`, ctx.locate(state.mappingPath));
+  if (!LLM_MAPPINGS.includes(state.mapping)) {
+    throw new HarnessPrimitiveMissing(`mapping:${state.mapping}`, `the '${state.mapping}' wire mapping is not implemented yet (this adapter has ${LLM_MAPPINGS.join(", ")})`, ctx.locate(state.mappingPath));
   }
   const first = state.mock.responses?.find((r) => typeof (r.body as { model?: unknown } | undefined)?.model === "string");
   const model = ((first?.body as { model?: string } | undefined)?.model ?? DEFAULT_MODEL[state.mapping] ?? FALLBACK_MODEL) as string;
@@ -73,7 +131,7 @@ function providerFor(state: LlmCaseState, mock: MockProvider, ctx: RunContext): 
   }
 }
 
-async function runCall(provider: Provider, mock: MockProvider, plan: InvocationPlan, index: number, ctx: RunContext): Promise<LlmCall> {
+async function runCall(provider: Provider, wire: MockProvider | undefined, plan: InvocationPlan, index: number, ctx: RunContext): Promise<LlmCall> {
   const input = plan.input<Record<string, unknown>>(CALL_INPUT) ?? {};
   const where = ctx.locate(plan.path);
   const operation = (input["operation"] ?? "complete") as LlmCall["operation"];
@@ -83,8 +141,8 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
   const configBefore = JSON.stringify(config ?? null);
   const events: StreamEvent[] = [];
   const sleeps: number[] = [];
-  const firstRequest = mock.requests.length;
-  const firstServed = mock.served.length;
+  const firstRequest = wire?.requests.length ?? 0;
+  const firstServed = wire?.served.length ?? 0;
   let response: Response | undefined;
   let error: unknown;
   let spans: ReadonlyArray<unknown> | undefined;
@@ -123,8 +181,8 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
     mapping: ctx.slot(LLM_CASE).mapping,
     response,
     error,
-    requests: mock.requests.slice(firstRequest),
-    served: mock.served.slice(firstServed),
+    requests: wire?.requests.slice(firstRequest) ?? [],
+    served: wire?.served.slice(firstServed) ?? [],
     events,
     sleeps,
     messagesBefore,
@@ -136,25 +194,27 @@ async function runCall(provider: Provider, mock: MockProvider, plan: InvocationP
   };
 }
 
-/** Runs the case's calls in order against one mock provider. */
+/** Runs the case's calls in order against the one provider the case declares. */
 export const llmExecutor: CaseExecutor = {
-  name: "llm-provider",
+  name: "provider call",
   async run(ctx: RunContext): Promise<CallRecord[]> {
     const state = ctx.slot(LLM_CASE);
-    const mock = new MockProvider(state.mock);
-    const provider = providerFor(state, mock, ctx);
-    if (state.callPlans.length === 0) {
-      const call = await runCall(provider, mock, ctx.casePlan, 0, ctx);
-      return [{ plan: ctx.casePlan, observation: new Observation(null).set(LlmCallFacet, call).set(LlmCallsFacet, [call]) }];
-    }
+    const { provider, wire, annotate } = sourceOf(state, ctx).open(state, ctx);
+    const observe = (name: string | null, call: LlmCall): Observation => {
+      const obs = new Observation(name).set(LlmCallFacet, call).set(LlmCallsFacet, [call]);
+      annotate?.(obs);
+      return obs;
+    };
+    if (state.callPlans.length === 0) return [{ plan: ctx.casePlan, observation: observe(null, await runCall(provider, wire, ctx.casePlan, 0, ctx)) }];
     const records: CallRecord[] = [];
     const calls: LlmCall[] = [];
     for (const [i, plan] of state.callPlans.entries()) {
-      const call = await runCall(provider, mock, plan, i, ctx);
+      const call = await runCall(provider, wire, plan, i, ctx);
       calls.push(call);
-      records.push({ plan, observation: new Observation(plan.name).set(LlmCallFacet, call).set(LlmCallsFacet, [call]) });
+      records.push({ plan, observation: observe(plan.name, call) });
     }
     const all = Observation.aggregate(records.map((r) => r.observation)).set(LlmCallsFacet, calls);
+    annotate?.(all);
     records.push({ plan: ctx.casePlan, observation: all });
     return records;
   },

@@ -33,6 +33,9 @@ export interface Construction {
   readonly where: FixtureLocation;
 }
 
+/** The §5.15 retrieval wire mappings `mapping:` may name (absent: the harness stand-in shape). */
+export const RETRIEVAL_MAPPINGS: ReadonlyArray<string> = ["tei", "jina", "openai", "cohere"];
+
 export class RetrievalCaseState {
   mapping: string | undefined;
   embedding: Construction | undefined;

@@ -227,6 +227,9 @@ const ROWS: ReadonlyArray<SeedRow> = [
   d("5.9", "workers_not_cancelled_on_per_invocation_drain_timeout", "invariant"),
   // §5.11–§5.16 provider directives
   ...many("5.11", "case", ["mock_provider", "call"]),
+  // call: resolves its keys at the llm_call position; §5.11 defines the retry record's two adaptive fields.
+  ...sub("5.11", "call", "case", ["retry"], { via: "llm_call" }),
+  ...sub("5.11", "retry", "llm_call", ["per_attempt_override", "reask"]),
   ...many("5.11", "expected", ["wire_requests", "llm_spans"]),
   // §5.12: the llm-provider structured_output_invalid keys of a raises carries block (§5.13's convention).
   d("5.12", "raises (structured_output_invalid carries)", "expected", {
@@ -275,6 +278,9 @@ const FORMS: Readonly<Record<string, ReadonlyArray<unknown>>> = {
   update_pure: [{ x: [1] }],
   update_from_field: [{ y: "x", multiplier: 2 }, { y: "x" }],
   raises: ["boom"],
+  call: [{ operation: "complete", messages: [{ role: "user", content: "hi" }], retry: { max_attempts: 2, per_attempt_override: [{ temperature: 0.3 }], reask: { template: "{error_message}" } } }],
+  // §5.15's retrieval mappings and the llm-provider ones (§5.16: mapping: gemini).
+  mapping: ["tei", "jina", "openai", "cohere", "anthropic", "gemini"],
   suspend_with_descriptor: [{ signal_id: "s", metadata: { a: 1 } }, { signal_id: "s", metadata: {}, mark_node_completed: false }],
   conditional_suspend: [{ suspend_on_item_index: 1, descriptor: { signal_id: "s", metadata: {} }, on_other_indices: { update_from_field: { y: "x" } } }],
   invoke_drain_events_for: [{ timeout_seconds: 0.5, snapshot_observer: "o" }],

@@ -3,17 +3,10 @@
  * observation, through the real interpreter, provider and mock `fetch`.
  */
 import { directiveTester } from "./tester.ts";
+import { chatCompletion } from "./templates.ts";
 
 const LP = "llm-provider";
-const ok = (content: string, extra = "") => `
-    - status: 200
-      body:
-        id: cc-1
-        object: chat.completion
-        model: test-model
-        choices:
-          - {index: 0, message: {role: assistant, content: ${JSON.stringify(content)}}, finish_reason: stop}
-        usage: {prompt_tokens: 2, completion_tokens: 1, total_tokens: 3}${extra}`;
+const ok = chatCompletion;
 
 /** One complete() call whose case-level keys are `block` (expected:, wire assertions). */
 const single = (block: string, call = "", responses = ok("hello")) => `

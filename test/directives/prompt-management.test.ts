@@ -80,7 +80,7 @@ directiveTester("raises (on a call that returned)", {
   capability,
   template: call("target: manager; operation: get; name: greeting; label: production; variables: {user: A}"),
   valid: ["prompt_result: {messages: [{role: user, content: 'Hello, A!'}]}"],
-  invalid: [{ code: "raises: {category: prompt_render_error}", message: "but it returned" }],
+  invalid: [{ code: "raises: {category: prompt_render_error}", message: "returned without raising" }],
 });
 
 directiveTester("an unexpected raise", {
@@ -181,5 +181,5 @@ directiveTester("construct_prompt_group", {
       raises: {category: prompt_group_invalid}
 `,
   valid: ["[a]", "[]"],
-  invalid: [{ code: "[a, b]", message: "but it returned" }],
+  invalid: [{ code: "[a, b]", message: "returned without raising" }],
 });

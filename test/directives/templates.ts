@@ -101,3 +101,14 @@ resume:
   from_seeded_record: true
 ${indent(block, 2)}
 `;
+
+/** One `mock_provider.responses` entry (indented for `responses:`): an OpenAI chat completion replying `content`. */
+export const chatCompletion = (content: string, extra = ""): string => `
+    - status: 200
+      body:
+        id: cc-1
+        object: chat.completion
+        model: test-model
+        choices:
+          - {index: 0, message: {role: assistant, content: ${JSON.stringify(content)}}, finish_reason: stop}
+        usage: {prompt_tokens: 2, completion_tokens: 1, total_tokens: 3}${extra}`;
