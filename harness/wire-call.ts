@@ -6,7 +6,7 @@
 import type { CheckContext } from "../src/conformance/directive.ts";
 import { Facet, type Observation } from "../src/conformance/observation.ts";
 import type { WireCapture } from "./llm/facets.ts";
-import { llmCall } from "./llm/reading.ts";
+import { wiredCall } from "./llm/reading.ts";
 
 export interface WireCall {
   /** `complete` / `ready` (llm-provider), `embed` / `rerank` (retrieval-provider). */
@@ -18,5 +18,5 @@ export interface WireCall {
 export const WireCallFacet = new Facet<WireCall>("provider wire requests");
 
 export function wireCall(obs: Observation, ctx: CheckContext): WireCall {
-  return obs.tryGet(WireCallFacet) ?? llmCall(obs, ctx);
+  return obs.tryGet(WireCallFacet) ?? wiredCall(obs, ctx);
 }

@@ -8,7 +8,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import { describeCall, llmCall } from "../../harness/llm/reading.ts";
+import { describeCall, wiredCall } from "../../harness/llm/reading.ts";
 
 interface Entry {
   sampling?: Record<string, unknown>;
@@ -36,7 +36,7 @@ export class WireRequests {
     },
   };
   check(value: Entry[], obs: Observation, ctx: CheckContext): void {
-    const call = llmCall(obs, ctx);
+    const call = wiredCall(obs, ctx);
     const requests = call.requests.filter((r) => r.method === "POST");
     if (requests.length !== value.length) {
       ctx.fail(`expected ${value.length} attempt request(s), but the loop sent ${requests.length} (${describeCall(call)})`, { expected: value.length, actual: requests.length });

@@ -182,6 +182,7 @@ async function runCall(provider: Provider, wire: MockProvider | undefined, plan:
     response,
     error,
     requests: wire?.requests.slice(firstRequest) ?? [],
+    wireCaptured: wire !== undefined,
     served: wire?.served.slice(firstServed) ?? [],
     events,
     sleeps,

@@ -31,6 +31,8 @@ export interface LlmCall {
   /** What the operation raised (`undefined`: it returned). */
   readonly error: unknown;
   readonly requests: ReadonlyArray<WireCapture>;
+  /** Whether the provider's requests crossed a captured network edge (false: an in-process provider, e.g. scripted — `requests` is then empty, not observed). */
+  readonly wireCaptured: boolean;
   readonly events: ReadonlyArray<StreamEvent>;
   /** Backoff sleeps the call-level retry asked for, in seconds. */
   readonly sleeps: ReadonlyArray<number>;

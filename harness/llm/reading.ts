@@ -1,10 +1,18 @@
 /** Reading the llm-provider facets from an assertion (one call, or every call of the case). */
 import type { CheckContext } from "../../src/conformance/directive.ts";
+import { HarnessPrimitiveMissing } from "../../src/conformance/errors.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { LlmCallFacet, LlmCallsFacet, type LlmCall, type WireCapture } from "./facets.ts";
 
 export function llmCall(obs: Observation, ctx: CheckContext): LlmCall {
   return obs.get(LlmCallFacet, ctx.locate(ctx.self.path));
+}
+
+/** The call, for an assertion on its wire requests: a call whose requests were not captured (an in-process provider) cannot be asserted on. */
+export function wiredCall(obs: Observation, ctx: CheckContext): LlmCall {
+  const call = llmCall(obs, ctx);
+  if (!call.wireCaptured) throw new HarnessPrimitiveMissing("wire capture", `'${ctx.self.key}' reads the call's wire requests, but its provider answers in-process (no network edge to capture)`, ctx.locate(ctx.self.path));
+  return call;
 }
 
 export function llmCalls(obs: Observation, ctx: CheckContext): ReadonlyArray<LlmCall> {

@@ -98,6 +98,9 @@ directiveTester("call: the provider the case declares (testing: script or mock_p
   invalid: [
     { code: `${scriptedCall("expected:\n  raises: {category: provider_rate_limit}")}mock_provider:\n  responses:${ok}\n`, category: "fixture_schema_invalid", message: ["two providers", "'script'", "'mock_provider'"] },
     { code: scriptedCall("mapping: anthropic\nexpected:\n  raises: {category: provider_rate_limit}"), category: "fixture_schema_invalid", message: "OpenAI-compatible mapping only" },
+    // The scripted provider answers in-process: its requests are not observed, so a wire assertion cannot pass vacuously.
+    { code: scriptedCall("expected_wire_request_count: 0"), category: "harness_primitive_missing", message: "answers in-process" },
+    { code: scriptedCall("expected:\n  wire_requests: []"), category: "harness_primitive_missing", message: "answers in-process" },
   ],
 });
 
