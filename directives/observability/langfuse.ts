@@ -86,7 +86,7 @@ export class LangfuseObserverConfig {
 }
 
 const METADATA: Shape = Shapes.document({ mapping: "named" });
-const KEYS_ABSENT: Shape = Shapes.equivalent((exp, act) => Array.isArray(exp) && (exp as string[]).every((k) => !Object.hasOwn(act as object, k)));
+const KEYS_ABSENT: Shape = Shapes.keysAbsent();
 /** `metadata_truncation` (§5.5, proposal 0119): each named metadata field present and truncated per §5.5.5. */
 const METADATA_TRUNCATION: Shape = Shapes.equivalent((exp, act) => {
   const { metadata, fullPayloads } = act as { metadata: Record<string, unknown>; fullPayloads: readonly string[] };

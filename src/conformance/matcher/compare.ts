@@ -8,6 +8,7 @@
  *   later occurrences must equal the binding. A run with no mismatch proves the assertion holds
  *   under the resulting bindings; `search.ts` supplies the bindings when first occurrence fails.
  */
+import { checkAbsent, readAbsentList } from "./absence.ts";
 import type { Binding } from "./bindings.ts";
 import { Shaped, ValueMatcher } from "./expected.ts";
 import { compareList } from "./lists.ts";
@@ -46,6 +47,17 @@ export type Prepared =
 type Decoded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string };
 
 const NO_MISMATCHES: readonly Mismatch[] = Object.freeze([]);
+
+/**
+ * A `keysAbsent` position (§8.4 Absence): the written list of key names checked against the
+ * observed mapping, named after the list's own key (the last segment of `path`).
+ */
+function absentFrom(e: unknown, a: unknown, path: string): readonly Mismatch[] {
+  const list = readAbsentList(e, path);
+  if ("error" in list) return [list.error];
+  const name = /(?:\.([A-Za-z_$][\w$]*)|\["([^"]*)"\])$/.exec(path);
+  return checkAbsent(list.keys, a, path, "json", name?.[1] ?? name?.[2] ?? "absence list");
+}
 
 /** A `type` mismatch: `expected number 1, got boolean true`. */
 export function typeMismatch(path: string, e: unknown, a: unknown): Mismatch {
@@ -92,6 +104,7 @@ export class Comparer implements Comparing {
       pos = overridePosition(pos, e.shape);
       e = e.value;
     }
+    if (pos.shape.keysAbsent) return { done: true, mismatches: absentFrom(e, a, path) };
     if (pos.shape.equivalent?.(e, a)) return { done: true, mismatches: NO_MISMATCHES };
     // Span-attribute unwrapping comes first: a JSON-encoded attribute arrives as a tagged string.
     let observedType: AttributeType | undefined;

@@ -25,6 +25,9 @@
  *   comparison (§8.4 Single values).
  * - `equivalent`: a directive-specific equivalence (§8.4, e.g. `tool_calls: null` matching `[]`);
  *   when it returns true the position matches without further comparison.
+ * - `keysAbsent`: the expected value is a list of key names, none of which the observed mapping
+ *   may carry (a beside-directive absence list such as `attributes_absent` / `metadata_absent`,
+ *   §8.4 Absence); a present key is a `not_absent` mismatch naming that key.
  */
 
 /** §8.4 Lists: ordered (complete, in order), unordered (complete, one-to-one pairing), set
@@ -57,6 +60,8 @@ export interface Shape {
   readonly decode?: "json";
   /** Directive-specific equivalence: true means "matches", skipping further comparison. */
   readonly equivalent?: (expected: unknown, actual: unknown) => boolean;
+  /** The expected value is a list of keys the observed mapping must not carry (§8.4 Absence). */
+  readonly keysAbsent?: true;
 }
 
 /** A shape resolved at one position: the inherited modes plus the local shape. */
@@ -169,6 +174,15 @@ export const Shapes = {
   /** A directive-specific equivalence (§8.4) layered on `shape`. */
   equivalent(test: (expected: unknown, actual: unknown) => boolean, shape: Shape = EMPTY): Shape {
     return { ...shape, equivalent: test };
+  },
+  /**
+   * An absence list written beside a directive (`attributes_absent: [<key>, ...]`,
+   * `metadata_absent`): the observed value is the mapping the keys must be missing from. A key
+   * counts as present when the mapping has it at all (even as null); each present key is its own
+   * `not_absent` mismatch.
+   */
+  keysAbsent(shape: Shape = EMPTY): Shape {
+    return { ...shape, keysAbsent: true };
   },
   /** A recursive shape, e.g. span entries whose `children` are span entries. */
   recursive(build: (self: Shape) => Shape): Shape {

@@ -151,6 +151,25 @@ describe("matcher §8.4 mappings", () => {
     });
   });
 
+  describe("a beside-directive absence list (Shapes.keysAbsent)", () => {
+    const shape = Shapes.named({ keys: { attributes_absent: Shapes.keysAbsent() } });
+    it("passes when none of the keys is present; a missing target holds none", () => {
+      passes(match({ attributes_absent: ["b", "c"] }, { attributes_absent: { a: 1 } }, shape));
+      passes(match({ attributes_absent: ["b"] }, { attributes_absent: null }, shape));
+    });
+    it("names each present key, even one present as null", () => {
+      const m = fails(match({ attributes_absent: ["a", "b", "c"] }, { attributes_absent: { a: 7, b: null } }, shape), {
+        path: "expected.attributes_absent.a",
+        code: "not_absent",
+      });
+      expect(formatMismatch(m)).to.equal("expected.attributes_absent.a: expected to be absent (attributes_absent), got 7");
+      fails(match({ attributes_absent: ["b"] }, { attributes_absent: { b: null } }, shape), { path: "expected.attributes_absent.b", code: "not_absent" });
+    });
+    it("a written value that is not a list of key names is an invalid_expected mismatch", () => {
+      fails(match({ attributes_absent: "a" }, { attributes_absent: {} }, shape), { path: "expected.attributes_absent", code: "invalid_expected" });
+    });
+  });
+
   describe("directive-specific equivalence", () => {
     it("tool_calls: null matching [] (a shape's equivalent)", () => {
       const nullIsEmpty = Shapes.equivalent((e, a) => e === null && Array.isArray(a) && a.length === 0);
