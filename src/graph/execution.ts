@@ -254,7 +254,10 @@ function childRunInfo(
     timestamp: preciseNow(),
   };
   if (options.fanOutIndex !== undefined) info["fanOutIndex"] = options.fanOutIndex;
-  if (options.branchName !== undefined) info["branchName"] = options.branchName;
+  if (options.branchName !== undefined) {
+    info["branchName"] = options.branchName;
+    if (options.callableBranch === true) info["callableBranch"] = true;
+  }
   return Object.freeze(info) as unknown as ChildRunInfo;
 }
 

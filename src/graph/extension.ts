@@ -54,6 +54,13 @@ export interface SubgraphRunOptions {
   readonly fanOutIndex?: number;
   /** Tag the child run as parallel branch `branchName`. */
   readonly branchName?: string;
+  /**
+   * The child run is an inline-callable branch (pipeline-utilities §11.1.1): a one-node graph whose
+   * node's `started` / `completed` pair is the branch's synthetic event pair (graph-engine §6), so
+   * observers render the branch as a single unit — its dispatch span, no node span beneath it
+   * (observability §5.7, §8.4.8). Requires `branchName`.
+   */
+  readonly callableBranch?: boolean;
   /** Start the child somewhere other than its entry (checkpoint resume). */
   readonly startAt?: StartPosition;
   /**
@@ -244,6 +251,8 @@ export interface ChildRunInfo {
   /** This boundary's fan-out index / branch name, when the run is an instance / a branch. */
   readonly fanOutIndex?: number;
   readonly branchName?: string;
+  /** The run is an inline-callable branch: its one node's events are the branch's own (§6 synthetic pair). */
+  readonly callableBranch?: true;
   /** Whether the dispatching node produces its own node events (fan-out, parallel branches). */
   readonly nodeEmitsEvents: boolean;
   /** The dispatching node's §6 step (a subgraph node, which takes none: the step its run starts at). */

@@ -112,9 +112,15 @@ export interface OTelObserverOptions {
  */
 class Open {
   readonly span: Span;
+  /**
+   * The span belongs to a child run, not to the node event that holds it: an inline-callable
+   * branch's synthetic node renders as the branch's dispatch span (§5.7), which its run closes.
+   */
+  readonly borrowed: boolean;
   #ctx: Context | undefined = undefined;
-  constructor(span: Span) {
+  constructor(span: Span, borrowed = false) {
     this.span = span;
+    this.borrowed = borrowed;
   }
   get ctx(): Context {
     return (this.#ctx ??= trace.setSpan(ROOT_CONTEXT, this.span));
@@ -154,6 +160,8 @@ interface RunSpans {
   readonly detachedRoot?: Open;
   /** The span left in the parent trace for a detached subgraph (it carries the link). */
   readonly dispatch?: Open;
+  /** The run is an inline-callable branch: its one node renders as `inner`, the dispatch span (§5.7). */
+  readonly callable?: true;
 }
 
 /**
@@ -341,7 +349,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
         span.setStatus({ code: SpanStatusCode.OK });
       }
       // Anything still open (an unwound suspension, a cancelled branch) closes with the invocation.
-      for (const o of t.nodes.values()) o.span.end(end.timestamp);
+      for (const o of t.nodes.values()) if (!o.borrowed) o.span.end(end.timestamp);
       for (const r of t.runs.values()) endRun(r, end.timestamp);
       for (const held of t.heldBranches.values()) for (const r of held.values()) endRun(r, end.timestamp);
       span.end(end.timestamp);
@@ -408,6 +416,17 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       attrs[Attr.branchesErrorPolicy] = pb.errorPolicy;
       t.branchOrder.set(k, pb.branchNames);
     }
+    if (e.branchName !== undefined) {
+      // §5.7 / graph-engine §6: an inline-callable branch's synthetic node is the branch itself —
+      // no span of its own; its attempt index goes on the dispatch span, which parents its calls.
+      const d = e.namespace.length - 1;
+      const run = t.runs.get(key(e.namespace.slice(0, d), e.fanOutIndexChain.slice(0, d), e.branchNameChain.slice(0, d)));
+      if (run?.callable === true) {
+        run.inner.span.setAttribute(Attr.attemptIndex, e.attemptIndex);
+        t.nodes.set(k, new Open(run.inner.span, true));
+        return;
+      }
+    }
     const parent = e.namespace.length === 1 ? t.root.ctx : this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
     t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
   }
@@ -424,11 +443,14 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       if (typeof d?.signalId === "string") span.setAttribute(Attr.signalId, d.signalId);
       span.setAttributes(flattenSuspensionMetadata(d?.metadata));
       span.setStatus(OK);
-    } else if (e.error !== undefined) {
-      span.setAttribute(Attr.errorCategory, e.error.category);
-      setError(span, e.error);
-    } else {
-      span.setStatus(OK);
+    }
+    // A borrowed dispatch span takes its status from its run's end (onChildRunEnd), and ends there.
+    if (open.borrowed) return;
+    if (e.phase !== "suspended") {
+      if (e.error !== undefined) {
+        span.setAttribute(Attr.errorCategory, e.error.category);
+        setError(span, e.error);
+      } else span.setStatus(OK);
     }
     span.end(hrTime(e.timestamp));
   }
@@ -469,7 +491,8 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
         r.fanOutIndex === undefined && r.branchName === undefined &&
         (this.#detachedSubgraphs.has(r.nodeName) || this.#detachedSubgraphs.has(r.graphName));
       if (!detachedFanOut && !detachedSubgraph) {
-        t.runs.set(runKey, { inner: this.#start(name, parent, attrs, r.timestamp) });
+        const inner = this.#start(name, parent, attrs, r.timestamp);
+        t.runs.set(runKey, r.callableBranch === true ? { inner, callable: true } : { inner });
         return;
       }
       const rootAttrs = { ...invocationAttributes(r.invocationId, r.entryNode), ...cross };

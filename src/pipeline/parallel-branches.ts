@@ -294,7 +294,7 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
         const invokeBranch = async (input: Readonly<StateRecord>): Promise<StateRecord> => {
           if (b.isCall) {
             const holder = { update: undefined as unknown };
-            await captured.run(holder, () => ctx.runSubgraph(b.graph, input, { branchName: b.name, signal }));
+            await captured.run(holder, () => ctx.runSubgraph(b.graph, input, { branchName: b.name, callableBranch: true, signal }));
             const u = holder.update;
             return (typeof u === "object" && u !== null ? u : {}) as StateRecord;
           }

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { trace, SpanStatusCode } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { append, defineState, END, field, GraphBuilder, setInvocationMetadata } from "../../src/graph/index.ts";
-import { fanOut } from "../../src/pipeline/index.ts";
+import { fanOut, parallelBranches } from "../../src/pipeline/index.ts";
 import { retry } from "../../src/pipeline/middleware/index.ts";
 import { OTelObserver, truncatePayload } from "../../src/observability/index.ts";
 
@@ -115,6 +115,43 @@ describe("observability: OTel observer spans (§4–§6)", () => {
     expect(fanNode.links).to.have.length(3);
     const roots = byName(spans, "openarmature.invocation");
     expect(new Set(roots.map((s) => s.attributes["openarmature.invocation_id"])).size).to.equal(1);
+  });
+
+  it("renders an inline-callable branch as its dispatch span alone, current in the callable; a when-skipped branch not at all (§5.7)", async () => {
+    const { exporter, otel, errors } = setup();
+    const B = defineState({ on: field.bool().default(false), a: field.int().default(0), b: field.int().default(0), c: field.int().default(0) });
+    let during: string | undefined;
+    const g = new GraphBuilder(B)
+      .addNode(
+        "pb",
+        parallelBranches({
+          branches: {
+            a: { call: () => ((during = otel.activeSpan()?.spanContext().spanId), { a: 1 }) },
+            b: { call: () => ({ b: 1 }), when: (s) => s.on },
+            c: {
+              call: () => {
+                throw new Error("c failed");
+              },
+            },
+          },
+          errorPolicy: "collect",
+        }),
+      )
+      .setEntry("pb")
+      .compile({ name: "g" });
+    await g.invoke({}, { hooks: otel });
+    expect(errors).to.deep.equal([]);
+    const spans = exporter.getFinishedSpans();
+    const [pb] = byName(spans, "pb");
+    expect(pb!.attributes["openarmature.parallel_branches.branch_count"]).to.equal(2);
+    expect(spans.map((s) => s.name).sort()).to.deep.equal(["a", "c", "openarmature.invocation", "pb"]);
+    const [a] = byName(spans, "a");
+    const [c] = byName(spans, "c");
+    expect(parentOf(a!)).to.equal(pb!.spanContext().spanId);
+    expect(a!.attributes).to.include({ "openarmature.node.branch_name": "a", "openarmature.node.attempt_index": 0 });
+    expect(during).to.equal(a!.spanContext().spanId);
+    expect(c!.status.code).to.equal(SpanStatusCode.ERROR);
+    expect(c!.events.filter((e) => e.name === "exception")).to.have.length(1);
   });
 });
 
