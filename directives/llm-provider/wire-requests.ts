@@ -1,9 +1,12 @@
 /**
  * `expected.wire_requests: [<entry>, ...]` (conformance-adapter §5.11): one entry per attempt the
  * call-level retry loop issued, in order. `sampling` matches declared RuntimeConfig fields read
- * from the attempt's realized wire body (under their wire names: `stop_sequences` is OpenAI's
- * `stop`); `appended_messages` matches the messages after the caller's original ones, each exact
- * `{role, content}` or `{role, content_contains: [...]}`.
+ * from the attempt's realized wire body, where the case's mapping puts them (llm-provider §8.1.1:
+ * the body root, `stop_sequences` as `stop`; §8.2.1: the root, same names; §8.3.1: under
+ * `generationConfig`, camelCase); `appended_messages` matches the messages after the caller's
+ * original ones, each exact `{role, content}` or `{role, content_contains: [...]}`, read back from
+ * the mapping's wire messages (Anthropic `messages`, Gemini `contents` with `model` as assistant;
+ * a message's text is its string content or its text blocks / parts joined).
  */
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
@@ -15,7 +18,52 @@ interface Entry {
   appended_messages?: Array<{ role: string; content?: string; content_contains?: string[] }>;
 }
 
-const WIRE_NAME: Readonly<Record<string, string>> = { stop_sequences: "stop" };
+type Json = Record<string, unknown>;
+
+/** Where a mapping's wire body carries the declared RuntimeConfig fields, and under which names. */
+const SAMPLING: Readonly<Record<string, { readonly at?: string; readonly names: Readonly<Record<string, string>> }>> = {
+  openai: { names: { stop_sequences: "stop" } },
+  // upstream 060's OpenAI-compatible mapping with streaming switched off (harness/llm/case.ts)
+  streaming_unsupported_stub: { names: { stop_sequences: "stop" } },
+  anthropic: { names: {} },
+  gemini: {
+    at: "generationConfig",
+    names: { temperature: "temperature", top_p: "topP", max_tokens: "maxOutputTokens", stop_sequences: "stopSequences", seed: "seed", frequency_penalty: "frequencyPenalty", presence_penalty: "presencePenalty" },
+  },
+};
+
+/** The text of a wire message's content: a string, or its text blocks (Anthropic) / parts (Gemini) joined. */
+function wireText(content: unknown): unknown {
+  if (!Array.isArray(content)) return content;
+  const texts = (content as Json[]).filter((b) => typeof b["text"] === "string" && b["thought"] !== true && (b["type"] === undefined || b["type"] === "text"));
+  return texts.length === content.length ? texts.map((b) => b["text"]).join("") : content;
+}
+
+/** The wire messages of a body as `{role, content}` in §3 terms (Gemini `model` is `assistant`). */
+function wireMessages(mapping: string, body: Json): Json[] {
+  if (mapping === "gemini") {
+    const contents = Array.isArray(body["contents"]) ? (body["contents"] as Json[]) : [];
+    return contents.map((c) => ({ role: c["role"] === "model" ? "assistant" : c["role"], content: wireText(c["parts"]) }));
+  }
+  const messages = Array.isArray(body["messages"]) ? (body["messages"] as Json[]) : [];
+  return mapping === "anthropic" ? messages.map((m) => ({ role: m["role"], content: wireText(m["content"]) })) : messages;
+}
+
+/**
+ * How many wire messages the caller's own messages realize: every message on OpenAI; on Anthropic /
+ * Gemini system messages are lifted out of the list and a run of `tool` messages collapses into one
+ * `user` message (llm-provider §8.2.1, §8.2.1.2, §8.3.1, §8.3.1.2).
+ */
+function callerWireCount(mapping: string, caller: ReadonlyArray<{ role?: unknown }>): number {
+  if (mapping !== "anthropic" && mapping !== "gemini") return caller.length;
+  let n = 0;
+  caller.forEach((m, i) => {
+    if (m.role === "system") return;
+    if (m.role === "tool" && caller[i - 1]?.role === "tool") return;
+    n++;
+  });
+  return n;
+}
 
 // §5.11 defines it in §5 itself: general, recognized in every directory.
 @directive({ name: "wire_requests", at: "expected", home: "general", summary: "per-attempt outbound requests" })
@@ -42,17 +90,22 @@ export class WireRequests {
       ctx.fail(`expected ${value.length} attempt request(s), but the loop sent ${requests.length} (${describeCall(call)})`, { expected: value.length, actual: requests.length });
       return;
     }
-    const base = (JSON.parse(call.messagesBefore) as unknown[]).length;
+    const sampling = SAMPLING[call.mapping];
+    if (sampling === undefined) {
+      ctx.fail(`wire_requests does not know where the '${call.mapping}' mapping puts its request fields`, {});
+      return;
+    }
+    const base = callerWireCount(call.mapping, JSON.parse(call.messagesBefore) as Array<{ role?: unknown }>);
     value.forEach((entry, i) => {
       const body = requests[i]!.body ?? {};
       const label = `${ctx.label}[${i}]`;
+      const fields = (sampling.at === undefined ? body : body[sampling.at]) as Json | undefined;
       for (const [field, want] of Object.entries(entry.sampling ?? {})) {
-        const wire = WIRE_NAME[field] ?? field;
-        ctx.match(want, Object.hasOwn(body, wire) ? body[wire] : null, null, `${label}.sampling.${field}`);
+        const wire = sampling.names[field] ?? field;
+        ctx.match(want, fields !== undefined && fields !== null && Object.hasOwn(fields, wire) ? fields[wire] : null, null, `${label}.sampling.${field}`);
       }
       if (entry.appended_messages !== undefined) {
-        const wireMessages = Array.isArray(body["messages"]) ? (body["messages"] as Array<Record<string, unknown>>) : [];
-        const appended = wireMessages.slice(base);
+        const appended = wireMessages(call.mapping, body).slice(base);
         if (appended.length !== entry.appended_messages.length) {
           ctx.fail(`attempt ${i} appended ${appended.length} message(s), expected ${entry.appended_messages.length}`, {
             path: `${label}.appended_messages`,

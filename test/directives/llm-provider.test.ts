@@ -134,6 +134,39 @@ directiveTester("wire_requests", {
   ],
 });
 
+// The same directive reads each mapping's own wire shape (Gemini: generationConfig, contents / parts).
+const geminiOk = (text: string) => `
+    - status: 200
+      body: {candidates: [{content: {role: model, parts: [{text: ${JSON.stringify(text)}}]}, finishReason: STOP}], usageMetadata: {promptTokenCount: 2, candidatesTokenCount: 1, totalTokenCount: 3}}`;
+directiveTester("wire_requests (mapping: gemini)", {
+  capability: LP,
+  template: (b) => `
+mapping: gemini
+mock_provider:
+  responses:${geminiOk("bad")}${geminiOk('{"n":1}')}
+call:
+  operation: complete
+  messages: [{role: system, content: "rules"}, {role: user, content: "hi"}]
+  config: {temperature: 0.1, max_tokens: 8}
+  response_schema: {type: object, properties: {n: {type: integer}}, required: [n]}
+  retry:
+    max_attempts: 2
+    backoff: {type: deterministic, seconds: 0}
+    per_attempt_override: [{temperature: 0.9}]
+    reask: {template: "fix {output_content}"}
+${b}
+`,
+  valid: [
+    `expected:\n  wire_requests:\n    - {sampling: {temperature: 0.1, max_tokens: 8}, appended_messages: []}\n    - sampling: {temperature: 0.9}\n      appended_messages:\n        - {role: assistant, content: bad}\n        - {role: user, content: "fix bad"}`,
+  ],
+  invalid: [
+    { code: `expected:\n  wire_requests: [{sampling: {temperature: 0.9}}, {}]`, message: "wire_requests[0].sampling.temperature" },
+    { code: `expected:\n  wire_requests: [{sampling: {top_p: 0.5}}, {}]`, message: "wire_requests[0].sampling.top_p" },
+    { code: `expected:\n  wire_requests: [{}, {appended_messages: [{role: assistant, content: bad}]}]`, message: "appended 2 message(s)" },
+    { code: `expected:\n  wire_requests: [{}, {appended_messages: [{role: model, content: bad}, {role: user, content: "fix bad"}]}]`, message: "appended_messages[0].role" },
+  ],
+});
+
 directiveTester("named claims", {
   capability: LP,
   template: (b) => single(`expected:\n  success: true\n  invariants:\n${b}`, "\n  config: {temperature: 0.7, stop_sequences: [A], extras: {stop: [B, A]}}"),
