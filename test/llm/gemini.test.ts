@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { providers, type Message } from "../../src/llm/index.ts";
 import { fakeFetch, rejection, type Reply } from "./fake-fetch.ts";
+import { geminiCategory } from "../../src/llm/gemini/errors.ts";
 
 const weather = { name: "get_weather", description: "Weather.", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } };
 
@@ -51,6 +52,13 @@ describe("llm: Gemini mapping", () => {
     expect(requests).to.have.length(0);
     const e = await rejection(provider.complete([{ role: "user", content: "hi" }]));
     expect([e.category, e.message]).to.deep.equal(["provider_rate_limit", "quota"]);
+  });
+
+  it("a 403 is a content-part rejection only when it names the file the model could not read (§8.3.3)", () => {
+    const words = (message: string) => `403 ${message} permission_denied`.toLowerCase();
+    expect(geminiCategory(403, words("You do not have permission to access the File https://example.com/a.jpg or it may not exist."))).to.equal("provider_unsupported_content_block");
+    expect(geminiCategory(403, words("The caller does not have permission"))).to.equal("provider_authentication");
+    expect(geminiCategory(403, words("Method doesn't allow unregistered callers (callers without established identity)."))).to.equal("provider_authentication");
   });
 });
 

@@ -2,7 +2,12 @@
 import type { LlmErrorCategory, LlmProviderError } from "../errors.ts";
 import { errorBody, errorMessage, errorWords, httpError } from "../wire-errors.ts";
 
-const CONTENT_PART_WORDS = /mime|media[ _-]?type|file ?uri|unsupported (image|content|part|file)|image/;
+/**
+ * A 400 / 403 naming the rejected part (§8.3.3): a media type, a `fileUri` (incl. Gemini's 403 "You
+ * do not have permission to access the File <uri> or it may not exist" for a file the model cannot
+ * read), an image.
+ */
+const CONTENT_PART_WORDS = /mime|media[ _-]?type|file ?uri|unsupported (image|content|part|file)|image|access the file /;
 
 export function geminiCategory(status: number, words: string): LlmErrorCategory {
   if ((status === 400 || status === 403) && CONTENT_PART_WORDS.test(words)) return "provider_unsupported_content_block";
