@@ -61,6 +61,21 @@ describe("llm: Anthropic Messages mapping", () => {
     expect(r.usage).to.deep.equal({ prompt_tokens: null, completion_tokens: 2, total_tokens: null });
   });
 
+  it("strips reasoning another provider produced (§3.1.7): unsigned thinking, text / tool-call signatures", async () => {
+    const { provider, requests } = anthropic([{ status: 200, json: message([{ type: "text", text: "ok" }]) }]);
+    const history: Message[] = [
+      { role: "user", content: "?" },
+      { role: "assistant", content: [{ type: "thinking", text: "gemini summary" }, { type: "thinking", text: "mine", signature: "sig" }, { type: "text", text: "t", signature: "g-sig" }], tool_calls: [{ id: "c1", name: "get_weather", arguments: { city: "SF" }, signature: "g-call" }] },
+      { role: "tool", tool_call_id: "c1", content: "72F" },
+    ];
+    await provider.complete(history, { tools: [weather], config: { max_tokens: 9 } });
+    expect(JSON.parse(requests[0]!.body!).messages[1].content).to.deep.equal([
+      { type: "thinking", thinking: "mine", signature: "sig" },
+      { type: "text", text: "t" },
+      { type: "tool_use", id: "c1", name: "get_weather", input: { city: "SF" } },
+    ]);
+  });
+
   it("coerces structured output through a forced tool when native output is unavailable", async () => {
     const schema = { type: "object", properties: { v: { type: "integer" } }, required: ["v"] };
     const { provider, requests } = anthropic([{ status: 200, json: message([{ type: "tool_use", id: "t", name: "structured_output", input: { v: 1 } }], "tool_use") }], { nativeStructuredOutput: false });

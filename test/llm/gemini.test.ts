@@ -54,6 +54,16 @@ describe("llm: Gemini mapping", () => {
     expect([e.category, e.message]).to.deep.equal(["provider_rate_limit", "quota"]);
   });
 
+  it("strips reasoning another provider produced (§3.1.7): signed thinking, redacted thinking", async () => {
+    const { provider, requests } = gemini([{ status: 200, json: candidate([{ text: "ok" }]) }]);
+    await provider.complete([
+      { role: "user", content: "?" },
+      { role: "assistant", content: [{ type: "thinking", text: "claude", signature: "a-sig" }, { type: "redacted_thinking", data: "blob" }, { type: "thinking", text: "summary" }, { type: "text", text: "t", signature: "g-sig" }] },
+      { role: "user", content: "again" },
+    ]);
+    expect(JSON.parse(requests[0]!.body!).contents[1].parts).to.deep.equal([{ text: "summary", thought: true }, { text: "t", thoughtSignature: "g-sig" }]);
+  });
+
   it("a 403 is a content-part rejection only when it names the file the model could not read (§8.3.3)", () => {
     const words = (message: string) => `403 ${message} permission_denied`.toLowerCase();
     expect(geminiCategory(403, words("You do not have permission to access the File https://example.com/a.jpg or it may not exist."))).to.equal("provider_unsupported_content_block");

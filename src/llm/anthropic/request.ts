@@ -18,7 +18,14 @@ type Json = Record<string, unknown>;
 /** The name of the synthetic tool the tool-call-coercion fallback forces (§8.2.5.1). */
 export const STRUCTURED_OUTPUT_TOOL = "structured_output";
 
-function block(b: ContentBlock): Json {
+/**
+ * One content block as an Anthropic entry, or `undefined` for reasoning another provider produced
+ * (§3.1.7: signatures are provider-bound; a mapping strips foreign reasoning before sending).
+ * Anthropic signs the thinking block itself, so one without a signature is not Anthropic's (e.g. a
+ * Gemini thought summary, an OpenAI-compatible streamed reasoning block); text / tool-call
+ * signatures are never Anthropic's and are dropped.
+ */
+function block(b: ContentBlock): Json | undefined {
   switch (b.type) {
     case "text":
       return { type: "text", text: b.text };
@@ -27,10 +34,14 @@ function block(b: ContentBlock): Json {
         ? { type: "image", source: { type: "url", url: b.source.url } }
         : { type: "image", source: { type: "base64", media_type: b.media_type, data: b.source.base64_data } };
     case "thinking":
-      return { type: "thinking", thinking: b.text, ...(b.signature !== undefined ? { signature: b.signature } : {}) };
+      return b.signature === undefined ? undefined : { type: "thinking", thinking: b.text, signature: b.signature };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: b.data };
   }
+}
+
+function blocks(content: ReadonlyArray<ContentBlock>): Json[] {
+  return content.map(block).filter((b): b is Json => b !== undefined);
 }
 
 function toolUse(c: ToolCall): Json {
@@ -51,7 +62,7 @@ export function anthropicMessages(messages: ReadonlyArray<Message>): Json[] {
       continue;
     }
     if (m.role === "user") {
-      out.push({ role: "user", content: typeof m.content === "string" ? m.content : m.content.map(block) });
+      out.push({ role: "user", content: typeof m.content === "string" ? m.content : blocks(m.content) });
       continue;
     }
     const calls = m.tool_calls ?? [];
@@ -59,7 +70,7 @@ export function anthropicMessages(messages: ReadonlyArray<Message>): Json[] {
       out.push({ role: "assistant", content: m.content });
       continue;
     }
-    const content: Json[] = typeof m.content === "string" ? (m.content === "" ? [] : [{ type: "text", text: m.content }]) : (m.content ?? []).map(block);
+    const content: Json[] = typeof m.content === "string" ? (m.content === "" ? [] : [{ type: "text", text: m.content }]) : blocks(m.content ?? []);
     out.push({ role: "assistant", content: [...content, ...calls.map(toolUse)] });
   }
   return out;

@@ -34,7 +34,9 @@ function part(b: ContentBlock): Json {
         ? { inlineData: { mimeType: b.media_type, data: b.source.base64_data } }
         : { fileData: { mimeType: b.media_type ?? inferMimeType(b.source.url), fileUri: b.source.url } };
     case "thinking":
-      return { text: b.text, thought: true };
+      // Gemini's thought summary carries no signature (§3.1.4): a signed block is another
+      // provider's reasoning, stripped (§3.1.7: signatures and their blocks are provider-bound).
+      return b.signature === undefined ? { text: b.text, thought: true } : {};
     case "redacted_thinking":
       // Gemini has no redacted-reasoning part: a provider-bound blob from elsewhere is stripped (§3.1.7).
       return {};
