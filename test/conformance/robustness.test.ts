@@ -93,6 +93,10 @@ const DATA_KEYS = new Set(["initial_state", "update", "update_pure", "default", 
   // llm-provider: a tool's `parameters` is a JSON Schema (llm-provider §4) the provider forwards; an
   // unknown keyword in it is ignored, as JSON Schema ignores one (llm-provider 003 duplicate_tool_names).
   "parameters",
+  // llm-provider: a `response_schema` is the caller's JSON Schema (llm-provider §5); a mutated one is
+  // refused pre-send as provider_invalid_request, which a case that already expects that category
+  // for another reason cannot tell apart (own 106: a conflicting extras response_format).
+  "response_schema",
   // pipeline-utilities: the items a resume fans out over are the run's input data; a retyped list
   // still drifts from the saved instance_count, raising the checkpoint_record_invalid the case
   // expects (056 shrunk_count_raises_checkpoint_record_invalid).
