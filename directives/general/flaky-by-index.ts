@@ -3,12 +3,13 @@ import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
-import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
+import { CAUSE_SCHEMA, mockFailure, successUpdate, withCause, type CauseSpec } from "../../harness/pipeline/failure-mocks.ts";
 import { FanOutItemFields } from "../../harness/pipeline/item-fields.ts";
 
 type FlakyByIndexValue = ({ fail_when_idx: number } | { fail_count_per_idx: number }) & {
   success_compute?: Record<string, unknown>;
   category?: string;
+  cause?: CauseSpec;
 };
 
 /**
@@ -30,6 +31,7 @@ export class FlakyByIndex {
       fail_count_per_idx: { type: "integer", minimum: 1 },
       success_compute: { type: "object" },
       category: { type: "string", minLength: 1 },
+      cause: CAUSE_SCHEMA,
     },
   };
 
@@ -42,7 +44,7 @@ export class FlakyByIndex {
       }
       const target = value.fail_when_idx;
       node.steps.push((state) => {
-        if (state[itemField] === target) throw raisedByMock(env, node.name, mockFailure({}, `flaky_by_index node '${node.name}' fails the instance whose item is ${target}`));
+        if (state[itemField] === target) throw raisedByMock(env, node.name, mockFailure(withCause({}, value.cause), `flaky_by_index node '${node.name}' fails the instance whose item is ${target}`));
         return successUpdate(value.success_compute, state, env.fieldNames);
       });
       return;
@@ -56,7 +58,7 @@ export class FlakyByIndex {
       const key = `${node.name}:${JSON.stringify(ctx.fanOutIndexChain)}`;
       const n = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, n);
-      if (n <= failures) throw raisedByMock(env, node.name, mockFailure({ category, transient: true }, `flaky_by_index node '${node.name}' fails attempt ${n} of instance ${ctx.fanOutIndex ?? "?"}`));
+      if (n <= failures) throw raisedByMock(env, node.name, mockFailure(withCause({ category, transient: true }, value.cause), `flaky_by_index node '${node.name}' fails attempt ${n} of instance ${ctx.fanOutIndex ?? "?"}`));
       return successUpdate(value.success_compute, state, env.fieldNames);
     });
   }

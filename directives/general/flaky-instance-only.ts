@@ -2,7 +2,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
-import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
+import { CAUSE_SCHEMA, mockFailure, successUpdate, withCause, type CauseSpec } from "../../harness/pipeline/failure-mocks.ts";
 
 /**
  * `flaky_instance_only: {fail_count_per_instance, category, success_compute}` (conformance-adapter
@@ -21,10 +21,11 @@ export class FlakyInstanceOnly {
       fail_count_per_instance: { type: "integer", minimum: 1 },
       category: { type: "string", minLength: 1 },
       success_compute: { type: "object" },
+      cause: CAUSE_SCHEMA,
     },
   };
 
-  contribute(value: { fail_count_per_instance: number; category?: string; success_compute?: Record<string, unknown> }, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
+  contribute(value: { fail_count_per_instance: number; category?: string; success_compute?: Record<string, unknown>; cause?: CauseSpec }, node: NodeAssembly, env: BuildEnv, _at: KeyPath): void {
     declareMock(env, node.name);
     node.steps.push((state, ctx) => {
       const call = env.currentCall() as { instanceRuns?: Map<string, number> };
@@ -34,7 +35,7 @@ export class FlakyInstanceOnly {
       runs.set(key, n);
       if (n <= value.fail_count_per_instance) {
         throw raisedByMock(env, node.name, mockFailure(
-          { ...(value.category !== undefined ? { category: value.category, transient: true } : {}) },
+          withCause(value.category !== undefined ? { category: value.category, transient: true } : {}, value.cause),
           `flaky_instance_only node '${node.name}' fails invocation ${n} of instance ${ctx.fanOutIndex ?? "?"}`,
         ));
       }

@@ -4,11 +4,12 @@ import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.
 import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { CheckpointCase } from "../../harness/checkpoint/case.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
-import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
+import { CAUSE_SCHEMA, mockFailure, successUpdate, withCause, type CauseSpec } from "../../harness/pipeline/failure-mocks.ts";
 
 type FlakyPerIndexValue = ({ fail_first_run_indices: number[] } | { always_fail_indices: number[] }) & {
   success_compute?: Record<string, unknown>;
   category?: string;
+  cause?: CauseSpec;
 };
 
 /**
@@ -31,6 +32,7 @@ export class FlakyPerIndex {
       always_fail_indices: { type: "array", items: { type: "integer", minimum: 0 } },
       success_compute: { type: "object" },
       category: { type: "string", minLength: 1 },
+      cause: CAUSE_SCHEMA,
     },
   };
 
@@ -46,7 +48,7 @@ export class FlakyPerIndex {
       if (index !== undefined && indices.has(index) && (!firstRunOnly || call.index === 0)) {
         env.slot(CheckpointCase).failureMockRaised(ctx.invocationId);
         throw raisedByMock(env, node.name, mockFailure(
-          { ...(value.category !== undefined ? { category: value.category } : {}) },
+          withCause(value.category !== undefined ? { category: value.category } : {}, value.cause),
           `flaky_per_index node '${node.name}' fails instance ${index}${firstRunOnly ? " on the first run" : ""}`,
         ));
       }

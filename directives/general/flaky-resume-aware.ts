@@ -5,13 +5,14 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
-import { mockFailure, successUpdate } from "../../harness/pipeline/failure-mocks.ts";
+import { CAUSE_SCHEMA, mockFailure, successUpdate, withCause, type CauseSpec } from "../../harness/pipeline/failure-mocks.ts";
 
 interface FlakyResumeAwareValue {
   fail_first_invocation_count: number;
   fail_resumed_invocation_count: number;
   category: string;
   on_success?: Record<string, unknown>;
+  cause?: CauseSpec;
 }
 
 /** One node execution's identity (a retried attempt keeps it). */
@@ -37,6 +38,7 @@ export class FlakyResumeAware {
       fail_resumed_invocation_count: { type: "integer", minimum: 0 },
       category: { type: "string", minLength: 1 },
       on_success: { type: "object" },
+      cause: CAUSE_SCHEMA,
     },
   };
 
@@ -54,7 +56,7 @@ export class FlakyResumeAware {
       mine.set(key, k + 1);
       const failing = call.index === 0 ? value.fail_first_invocation_count : value.fail_resumed_invocation_count;
       if (k < failing) {
-        throw raisedByMock(env, node.name, mockFailure({ category: value.category }, `flaky_resume_aware node '${node.name}' fails attempt ${k + 1} of ${call.index === 0 ? "the first" : "a resumed"} invocation`));
+        throw raisedByMock(env, node.name, mockFailure(withCause({ category: value.category }, value.cause), `flaky_resume_aware node '${node.name}' fails attempt ${k + 1} of ${call.index === 0 ? "the first" : "a resumed"} invocation`));
       }
       return successUpdate(value.on_success, state, env.fieldNames);
     });

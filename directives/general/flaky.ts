@@ -5,11 +5,11 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { declareMock, raisedByMock } from "../../harness/graph/mock-raises.ts";
 import { FlakyCalls, perCall } from "../../harness/pipeline/facets.ts";
-import { FAILURE_ENTRY_SCHEMA, FailureMockError, mockFailure, successUpdate, type FailureSpec } from "../../harness/pipeline/failure-mocks.ts";
+import { CAUSE_SCHEMA, FAILURE_ENTRY_SCHEMA, mockFailure, successUpdate, type CauseSpec, type FailureSpec } from "../../harness/pipeline/failure-mocks.ts";
 
 type FlakyValue =
   | { failure_sequence: Array<FailureSpec | null>; success_update?: Record<string, unknown> }
-  | { fail_first_invocation_only: boolean; on_success?: Record<string, unknown> };
+  | { fail_first_invocation_only: boolean; on_success?: Record<string, unknown>; cause?: CauseSpec };
 
 /** One node execution's identity: its namespace and fan-out / branch lineage (a re-run instance keeps it). */
 function lineageKey(ctx: NodeContext): string {
@@ -23,8 +23,9 @@ function lineageKey(ctx: NodeContext): string {
  *   of the node (counted per call, per node execution lineage — a retried fan-out instance keeps
  *   counting) raises entry k (`{transient, category, message, cause}`); a null entry or an
  *   exhausted sequence returns `success_update`;
- * - compact form `{fail_first_invocation_only, on_success}`: the case's first call fails, any
- *   later call (a resume) returns `on_success`.
+ * - compact form `{fail_first_invocation_only, on_success, cause?}`: the case's first call fails
+ *   (an uncategorized error, chained to `cause` when given), any later call (a resume) returns
+ *   `on_success`.
  *
  * In the success updates a string naming a declared state field reads that field. Every body
  * invocation counts toward the call's `flaky_call_count`.
@@ -50,7 +51,7 @@ export class Flaky {
         description: FORMS,
         required: ["fail_first_invocation_only"],
         additionalProperties: false,
-        properties: { fail_first_invocation_only: { type: "boolean" }, on_success: { type: "object" } },
+        properties: { fail_first_invocation_only: { type: "boolean" }, on_success: { type: "object" }, cause: CAUSE_SCHEMA },
       },
     ],
   };
@@ -73,7 +74,7 @@ export class Flaky {
         return successUpdate(value.success_update, state, env.fieldNames);
       }
       if (value.fail_first_invocation_only && call.index === 0) {
-        throw raisedByMock(env, node.name, new FailureMockError(`flaky node '${node.name}' fails the first invocation`, undefined));
+        throw raisedByMock(env, node.name, mockFailure(value.cause !== undefined ? { cause: value.cause } : {}, `flaky node '${node.name}' fails the first invocation`));
       }
       return successUpdate(value.on_success, state, env.fieldNames);
     });

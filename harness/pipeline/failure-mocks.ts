@@ -54,6 +54,14 @@ export const FAILURE_ENTRY_SCHEMA = {
   },
 } as const;
 
+/**
+ * A mock's failure spec with the mock-level `cause` (§5.1: any failure a flaky* mock raises MAY
+ * carry one), for the mocks whose failures are not written entry by entry.
+ */
+export function withCause(spec: FailureSpec, cause: CauseSpec | undefined): FailureSpec {
+  return cause !== undefined ? { ...spec, cause } : spec;
+}
+
 /** Build the error (and its cause chain) a failure mock raises. */
 export function mockFailure(spec: FailureSpec, fallbackMessage: string): Error {
   const cause = spec.cause !== undefined ? mockFailure(spec.cause, "originating cause") : undefined;
