@@ -67,11 +67,21 @@ export function normalizeFixture(fixture: FixtureFile): CaseSpec[] {
     throw new FixtureSchemaInvalid("a fixture document must be a mapping", source.locate([]));
   }
   const docDecls = declarationsAt(fixture, doc, [], "document");
-  const shared = entriesOf(doc, []).filter((e) => !STRUCTURAL_KEYS.has(e.key));
 
   if (!("cases" in doc)) {
-    return [{ fixture, name: null, index: null, path: [], entries: shared, subgraphs: docDecls, shadowed: [] }];
+    // The single-case form: the document is the one case, so it may carry the graph: container.
+    const scope = new Map(docDecls);
+    const shadowed: SubgraphDeclaration[] = [];
+    const entries = caseEntries(fixture, doc, [], scope, shadowed, new Set(["conformance_version"]));
+    return [{ fixture, name: null, index: null, path: [], entries, subgraphs: scope, shadowed }];
   }
+  if ("graph" in doc) {
+    throw new FixtureSchemaInvalid(
+      "'graph' is a case's container (§4.2): in a 'cases:' fixture each case carries its own graph specification; a specification every case shares goes beside 'cases' unwrapped",
+      source.locate(["graph"]),
+    );
+  }
+  const shared = entriesOf(doc, []).filter((e) => !STRUCTURAL_KEYS.has(e.key));
   const cases = doc.cases;
   if (!Array.isArray(cases) || cases.length === 0) {
     throw new FixtureSchemaInvalid("'cases' must be a non-empty list of case mappings", source.locate(["cases"]));
@@ -87,33 +97,65 @@ export function normalizeFixture(fixture: FixtureFile): CaseSpec[] {
     if (seen.has(name)) throw new FixtureSchemaInvalid(`case name '${name}' is used twice`, source.locate([...path, "name"]));
     seen.add(name);
 
-    const own = entriesOf(c, path);
-    const graph = c.graph;
-    const flattened: Entry[] = [];
-    for (const e of own) {
-      if (e.key === "graph") {
-        if (!isMapping(graph)) throw new FixtureSchemaInvalid("'graph' must be a mapping holding the graph specification", source.locate(e.path));
-        for (const g of entriesOf(graph, e.path)) {
-          if (g.key === "subgraph" || g.key === "subgraphs") continue;
-          if (g.key in c) throw new FixtureSchemaInvalid(`'${g.key}' is given both inside 'graph' and beside it`, source.locate(g.path));
-          flattened.push(g);
-        }
-      } else if (!STRUCTURAL_KEYS.has(e.key)) flattened.push(e);
-    }
-    const ownKeys = new Set(flattened.map((e) => e.key));
-    const entries = [...shared.filter((e) => !ownKeys.has(e.key)), ...flattened];
-
     const scope = new Map(docDecls);
     const shadowed: SubgraphDeclaration[] = [];
-    const declare = (n: string, d: SubgraphDeclaration): void => {
-      const outer = scope.get(n);
-      if (outer !== undefined) shadowed.push(outer);
-      scope.set(n, d);
-    };
-    for (const [n, d] of declarationsAt(fixture, c, path, "case")) declare(n, d);
-    if (isMapping(graph)) for (const [n, d] of declarationsAt(fixture, graph, [...path, "graph"], "graph")) declare(n, d);
+    for (const [n, d] of declarationsAt(fixture, c, path, "case")) declare(scope, shadowed, n, d);
+    const flattened = caseEntries(fixture, c, path, scope, shadowed, new Set());
+    const ownKeys = new Set(flattened.map((e) => e.key));
+    const entries = [...shared.filter((e) => !ownKeys.has(e.key)), ...flattened];
     return { fixture, name, index, path, entries, subgraphs: scope, shadowed };
   });
+}
+
+/** §4.2: what a `graph:` container holds — the graph specification and nothing else. */
+const GRAPH_SPECIFICATION_KEYS = new Set(["state", "entry", "nodes", "edges", "subgraph", "subgraphs"]);
+
+/** Bind `name` in `scope` to an inner site's declaration, keeping the outer one it shadows. */
+function declare(scope: Map<string, SubgraphDeclaration>, shadowed: SubgraphDeclaration[], name: string, d: SubgraphDeclaration): void {
+  const outer = scope.get(name);
+  if (outer !== undefined) shadowed.push(outer);
+  scope.set(name, d);
+}
+
+/**
+ * A case's own entries in document order, its `graph:` container flattened in place (§4.2: the two
+ * forms are equivalent); the container's subgraph declarations join `scope` as the innermost site
+ * (§5.4). The declaration keys are consumed here; any other key — `consumed` excepted — is an
+ * entry the interpreter dispatches (a misplaced `cases:` or `conformance_version:` is then unknown
+ * at the case position rather than dropped).
+ */
+function caseEntries(
+  fixture: FixtureFile,
+  c: Record<string, unknown>,
+  path: KeyPath,
+  scope: Map<string, SubgraphDeclaration>,
+  shadowed: SubgraphDeclaration[],
+  consumed: ReadonlySet<string>,
+): Entry[] {
+  const { source } = fixture;
+  const out: Entry[] = [];
+  for (const e of entriesOf(c, path)) {
+    if (e.key === "subgraph" || e.key === "subgraphs" || consumed.has(e.key)) continue;
+    if (e.key !== "graph") {
+      out.push(e);
+      continue;
+    }
+    const graph = e.value;
+    if (!isMapping(graph)) throw new FixtureSchemaInvalid("'graph' must be a mapping holding the graph specification", source.locate(e.path));
+    for (const g of entriesOf(graph, e.path)) {
+      if (!GRAPH_SPECIFICATION_KEYS.has(g.key)) {
+        throw new FixtureSchemaInvalid(
+          `'${g.key}' cannot sit inside 'graph', which holds the graph specification and nothing else (state, entry, nodes, edges, subgraph declarations; §4.2): make it a sibling of 'graph'`,
+          source.locate(g.path),
+        );
+      }
+      if (g.key === "subgraph" || g.key === "subgraphs") continue;
+      if (g.key in c) throw new FixtureSchemaInvalid(`'${g.key}' is given both inside 'graph' and beside it`, source.locate(g.path));
+      out.push(g);
+    }
+    for (const [n, d] of declarationsAt(fixture, graph, e.path, "graph")) declare(scope, shadowed, n, d);
+  }
+  return out;
 }
 
 /**

@@ -42,6 +42,32 @@ describe("fixture model: the shapes of §4", () => {
     expect(err.message).to.contain("'entry' is given both");
   });
 
+  it("graph: holds the graph specification and nothing else (§4.2): another key inside it is fixture_schema_invalid", () => {
+    for (const key of ["initial_state: {}", "expected: {}", "invocations: []", "observers: []"]) {
+      const err = thrown(() => casesOf(`cases:\n  - name: x\n    graph: {entry: a, ${key}}\n`));
+      expect(err, key).to.be.instanceOf(FixtureSchemaInvalid);
+      expect(err.message).to.contain(`'${key.slice(0, key.indexOf(":"))}' cannot sit inside 'graph'`);
+    }
+  });
+
+  it("single-case form: the document may carry the graph: container, flattened like a case's", () => {
+    const [c] = casesOf("graph: {subgraphs: {s: {}}, state: {fields: {}}, entry: a, nodes: {a: {}}, edges: []}\ninitial_state: {}\nexpected: {}\n");
+    expect(keys(c!)).to.deep.equal(["state", "entry", "nodes", "edges", "initial_state", "expected"]);
+    expect(c!.subgraphs.get("s")!.site).to.equal("graph");
+    expect(thrown(() => casesOf("graph: {entry: a}\nentry: b\n")).message).to.contain("'entry' is given both");
+  });
+
+  it("a document-level graph: beside cases: is fixture_schema_invalid, not dropped", () => {
+    const err = thrown(() => casesOf("graph: {entry: a}\ncases:\n  - {name: x}\n"));
+    expect(err).to.be.instanceOf(FixtureSchemaInvalid);
+    expect(err.message).to.contain("'graph' is a case's container");
+  });
+
+  it("a case's conformance_version / cases: is dispatched (then unknown), not silently dropped", () => {
+    const [c] = casesOf("cases:\n  - name: x\n    conformance_version: '9.0.0'\n    cases: []\n");
+    expect(keys(c!)).to.deep.equal(["name", "conformance_version", "cases"]);
+  });
+
   it("rejects a case without a name, a repeated case name, and a non-list cases:", () => {
     expect(thrown(() => casesOf("cases:\n  - expected: {}\n")).message).to.contain("needs a non-empty string 'name'");
     expect(thrown(() => casesOf("cases:\n  - {name: a}\n  - {name: a}\n")).message).to.contain("used twice");
