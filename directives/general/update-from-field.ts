@@ -5,7 +5,9 @@ import type { KeyPath } from "../../src/conformance/source.ts";
 
 /**
  * `update_from_field: {<target>: <source_field>, multiplier: <int>}` (conformance-adapter §5.1):
- * returns `{<target>: state[<source_field>] * multiplier}` (multiplier defaults to 1).
+ * returns `{<target>: state[<source_field>] * multiplier}` (multiplier defaults to 1). With the
+ * default a value of any type is copied; another multiplier on a non-number value is the
+ * fixture's defect (`fixture_schema_invalid`), never a silent copy.
  */
 @directive({ name: "update_from_field", at: "node", home: "general", summary: "target = source field × multiplier" })
 export class UpdateFromField {
@@ -25,7 +27,12 @@ export class UpdateFromField {
     }
     node.steps.push((state) => {
       const v = state[source];
-      return { [target]: typeof v === "number" ? v * multiplier : v };
+      if (typeof v === "number") return { [target]: v * multiplier };
+      // Only a number is multiplied; a copy (multiplier 1) takes any value as it is.
+      if (multiplier !== 1) {
+        throw new FixtureSchemaInvalid(`update_from_field multiplies '${source}' by ${multiplier}, but its value is ${v === null ? "null" : Array.isArray(v) ? "a list" : `a ${typeof v}`}, not a number`, env.locate([...at, "multiplier"]));
+      }
+      return { [target]: v };
     });
   }
 }

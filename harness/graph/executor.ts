@@ -24,6 +24,7 @@ import { HarnessObserver, type Delivery } from "../observers.ts";
 import { buildGraph, toStateSpec } from "./build.ts";
 import * as F from "./facets.ts";
 import { timedDrain } from "./drain-summary.ts";
+import { causeChain } from "./reading.ts";
 import { CaseGraph, GraphSpec, subgraphPlanSpec } from "./graph-spec.ts";
 import type { BuildEnv, CallData } from "./node-directive.ts";
 import { CaseObservers, type ObserverDecl } from "./observer-decls.ts";
@@ -246,10 +247,13 @@ class GraphRun {
         else obs.set(F.Result, { kind: "suspended", state: result.state, nodeName: result.nodeName, descriptor: result.interrupt.descriptor });
       } catch (err) {
         const e = err as Error & { invocationId?: string; executionOrder?: readonly string[] };
-        // A fixture defect the harness found while running the call is the case's own error; so is
-        // an uncategorized error, unless the case asserts an API-boundary rejection and invoke()
-        // raised it before any invocation existed.
-        if (err instanceof ConformanceError) throw err;
+        // A fixture defect the harness found while running the call is the case's own error, also
+        // when a node body raised it and the engine wrapped it (node_exception, a fan-out's error):
+        // it must not pass as the errored outcome a case asserts. So is an uncategorized error,
+        // unless the case asserts an API-boundary rejection and invoke() raised it before any
+        // invocation existed.
+        const defect = causeChain(err).find((l) => l.error instanceof ConformanceError)?.error;
+        if (defect !== undefined) throw defect;
         if (!isCategorized(e)) {
           if (!hooks.acceptBoundaryRejection || !(err instanceof Error) || e.invocationId !== undefined) throw err;
           obs.set(F.BoundaryRejection, e);
