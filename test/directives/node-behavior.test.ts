@@ -62,4 +62,31 @@ describe("§5.1 node behavior (audit)", function () {
       await fails(node("    conditional_suspend: {suspend_on_item_index: 0, descriptor: {signal_id: x}}", expected), "fixture_schema_invalid", "runs outside a fan-out instance");
     }
   });
+
+  it("invoke_drain_events_for without timeout_seconds drains with no timeout; a wrong snapshot count fails", async () => {
+    const fanOut = (invariants: string) => `
+subgraphs:
+  worker: {state: {fields: {item: {type: int, default: 0}, out: {type: int, default: 0}}}, entry: w, nodes: {w: {update_from_field: {out: item}}}, edges: [{from: w, to: END}]}
+state:
+  fields:
+    items: {type: list<int>, default: [1, 2]}
+    results: {type: list<int>, reducer: append, default: []}
+entry: fan
+nodes:
+  fan: {fan_out: {subgraph: worker, items_field: items, item_field: item, collect_field: out, target_field: results}}
+  persist: {invoke_drain_events_for: {snapshot_observer: acc}}
+edges:
+  - {from: fan, to: persist}
+  - {from: persist, to: END}
+initial_state: {}
+observers:
+  - {name: acc, attach: graph, target: outer, behavior: accumulate, sleep_ms_per_event: 5}
+expected:
+  node_drain_summaries: {persist: {timeout_reached: false, undelivered_count: 0}}
+  node_accumulator_snapshot_invariants: {persist: {acc: {${invariants}}}}
+`;
+    await passes(fanOut("inner_event_count: 4, inner_fan_out_indices_seen: [0, 1]"));
+    await fails(fanOut("inner_event_count: 5"), "assertion_failed", "inner_event_count");
+    await fails(fanOut("inner_fan_out_indices_seen: [0, 1, 2]"), "assertion_failed", "inner_fan_out_indices_seen");
+  });
 });
