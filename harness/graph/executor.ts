@@ -291,7 +291,16 @@ class GraphRun {
    * followed by any follow-up plans bundles created (e.g. a `resume:` block), in creation order.
    */
   private plans(): InvocationPlan[] {
-    if (this.rc.invocations.length > 0) return [...this.rc.invocations];
+    if (this.rc.invocations.length > 0) {
+      // run_count repeats the case's own call; a case calling through invocations: has none to repeat.
+      if (this.rc.casePlan.hasInput(RUN_COUNT)) {
+        throw new FixtureSchemaInvalid(
+          "run_count repeats the case's own call (§5.7), but this case makes its calls through invocations: (§4.3): write the calls as entries, or drop invocations:",
+          this.rc.locate([...this.rc.caseSpec.path, "run_count"]),
+        );
+      }
+      return [...this.rc.invocations];
+    }
     const n = this.rc.casePlan.input<number>(RUN_COUNT) ?? 1;
     return [...Array.from({ length: n }, () => this.rc.casePlan), ...this.rc.followUps];
   }

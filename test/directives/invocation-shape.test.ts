@@ -1,7 +1,8 @@
 /**
  * Conformance-adapter 0.120.1 §5.7 invocation shape: `invoke:` and `invoke_with:` are two spellings
  * of one container — either works, both at once is fixture_schema_invalid (§9: the adapter does not
- * pick one of two equivalent directives).
+ * pick one of two equivalent directives). `run_count` repeats the case's own call, so beside
+ * `invocations:` (which has none) it is fixture_schema_invalid rather than ignored.
  */
 import { expect } from "chai";
 import { runSnippet } from "./tester.ts";
@@ -40,5 +41,13 @@ describe("§5.7 invoke container", function () {
     const [r] = await runSnippet(withInvoke("invoke: {drain: {}}\ninvoke_with: {drain: {timeout_seconds: 1}}"));
     expect(r!.category).to.equal("fixture_schema_invalid");
     expect(r!.message).to.contain("'invoke' and 'invoke_with'");
+  });
+  it("run_count beside invocations: is fixture_schema_invalid, not ignored", async () => {
+    const invocations = "invocations:\n  - {name: one, initial_state: {}, expected: {final_state: {v: 1}}}";
+    const [ok] = await runSnippet(withInvoke(invocations, "  final_state: {v: 1}").replace(/\nexpected:\n.*$/s, "\n"));
+    expect(ok!.status, ok!.message ?? "").to.equal("passed");
+    const [r] = await runSnippet(withInvoke(`run_count: 2\n${invocations}`, "  final_state: {v: 1}").replace(/\nexpected:\n.*$/s, "\n"));
+    expect(r!.category).to.equal("fixture_schema_invalid");
+    expect(r!.message).to.contain("run_count repeats the case's own call");
   });
 });
