@@ -22,6 +22,7 @@ class CallerIds {
     if (this.#installed) return this;
     this.#installed = true;
     const hooks = ctx.slot(GraphCaseHooksSlot);
+    hooks.invocationDefaults.add(INVOCATION_ID).add(CORRELATION_ID);
     const ids = (plan: InvocationPlan) => {
       const invocationId = plan.input<string>(INVOCATION_ID);
       const correlationId = plan.input<string>(CORRELATION_ID);

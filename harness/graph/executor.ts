@@ -299,6 +299,10 @@ class GraphRun {
           this.rc.locate([...this.rc.caseSpec.path, "run_count"]),
         );
       }
+      const defaults = this.rc.slot(GraphCaseHooksSlot).invocationDefaults;
+      for (const plan of this.rc.invocations) {
+        for (const key of defaults) if (!plan.hasInput(key) && this.rc.casePlan.hasInput(key)) plan.setInput(key, this.rc.casePlan.input(key));
+      }
       return [...this.rc.invocations];
     }
     const n = this.rc.casePlan.input<number>(RUN_COUNT) ?? 1;

@@ -59,6 +59,11 @@ export interface GraphCaseHooks {
   acceptBoundaryRejection: boolean;
   /** Subgraph declarations a directive adds beside the §5.4 sites (name → body and its path). */
   readonly extraSubgraphs: Map<string, { readonly body: Readonly<Record<string, unknown>>; readonly path: KeyPath }>;
+  /**
+   * Per-call plan inputs (drain, caller ids, caller metadata, ...) whose case-level value is the
+   * default of every `invocations:` entry that does not set its own, as `initial_state` is (§5.7).
+   */
+  readonly invocationDefaults: Set<string>;
 }
 
 export const GraphCaseHooksSlot = new SlotKey<GraphCaseHooks>("graph case hooks", () => ({
@@ -73,6 +78,7 @@ export const GraphCaseHooksSlot = new SlotKey<GraphCaseHooks>("graph case hooks"
   runner: undefined,
   acceptBoundaryRejection: false,
   extraSubgraphs: new Map(),
+  invocationDefaults: new Set(),
 }));
 
 /** Plan input: a runner for that plan's call alone (e.g. a resume). */

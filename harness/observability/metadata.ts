@@ -52,6 +52,7 @@ class CallerMetadata {
     if (this.#installed) return this;
     this.#installed = true;
     const hooks = ctx.slot(GraphCaseHooksSlot);
+    hooks.invocationDefaults.add(CALLER_METADATA);
     hooks.invokeOptions.push(({ plan }) => {
       const metadata = plan.input<Readonly<Record<string, unknown>>>(CALLER_METADATA);
       return metadata !== undefined ? { metadata } : {};
