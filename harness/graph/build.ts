@@ -3,7 +3,7 @@
  * one engine node per `nodes` entry assembled from its directives, the `edges`, the `entry`, then
  * `compile()`. Subgraph declarations are built once per case, by name, on first use.
  */
-import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
+import { ConformanceError, FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import {
   END,
   GraphBuilder,
@@ -142,7 +142,7 @@ function addNode(
   }
   const stray = node.projectionKeys[0];
   if (stray) throw new FixtureSchemaInvalid(`'${stray.key}' applies only to a subgraph node`, env.locate(stray.path));
-  builder.addNode(name, bodyOf(node.steps), { middleware: node.middleware });
+  builder.addNode(name, bodyOf(node.steps, env), { middleware: node.middleware });
 }
 
 /**
@@ -158,22 +158,33 @@ export function assembleBody(name: string, path: KeyPath, directives: ReadonlyAr
   if (node.kind !== undefined || node.projectionKeys.length > 0 || node.middleware.length > 0) {
     throw new FixtureSchemaInvalid(`'${name}' must hold only body directives (update, raises, ...)`, env.locate(path));
   }
-  return bodyOf(node.steps);
+  return bodyOf(node.steps, env);
 }
 
-/** Run the steps in document order, merging their partial updates. */
-function bodyOf(steps: readonly NodeStep[]) {
-  if (steps.length === 1) {
-    const only = steps[0] as NodeStep;
-    return async (state: Readonly<StateRecord>, ctx: NodeContext) => (await only(state, ctx)) ?? {};
-  }
+/**
+ * Run the steps in document order, merging their partial updates. A fixture defect a step raises
+ * (a `ConformanceError`) is also recorded on the call: middleware that catches node errors (failure
+ * isolation, a collect-mode fan-out) must not turn it into a passing degraded outcome.
+ */
+function bodyOf(steps: readonly NodeStep[], env: BuildEnv) {
+  const run =
+    steps.length === 1
+      ? async (state: Readonly<StateRecord>, ctx: NodeContext) => (await (steps[0] as NodeStep)(state, ctx)) ?? {}
+      : async (state: Readonly<StateRecord>, ctx: NodeContext) => {
+          let update: Record<string, unknown> = {};
+          for (const step of steps) {
+            const u = await step(state, ctx);
+            if (u) update = { ...update, ...u };
+          }
+          return update;
+        };
   return async (state: Readonly<StateRecord>, ctx: NodeContext) => {
-    let update: Record<string, unknown> = {};
-    for (const step of steps) {
-      const u = await step(state, ctx);
-      if (u) update = { ...update, ...u };
+    try {
+      return await run(state, ctx);
+    } catch (err) {
+      if (err instanceof ConformanceError) env.currentCall().defects.push(err);
+      throw err;
     }
-    return update;
   };
 }
 

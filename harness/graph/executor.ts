@@ -73,7 +73,7 @@ class GraphRun {
   private readonly observers = new Map<string, HarnessObserver>();
   private readonly deliveries: Delivery[] = [];
   private readonly clock = { current: 0 };
-  private call: CallData = { index: 0, nodeDrains: new Map(), observation: new Observation(null) };
+  private call: CallData = { index: 0, nodeDrains: new Map(), observation: new Observation(null), defects: [] };
   private readonly warnings: CompileWarning[] = [];
   /** Graph name → the graph-part spec it was built from (for observer targets). */
   private root: CompiledGraph | null = null;
@@ -212,7 +212,7 @@ class GraphRun {
     for (const [i, plan] of plans.entries()) {
       this.clock.current = i;
       const obs = this.observation(plan, i);
-      this.call = { index: i, nodeDrains: new Map(), observation: obs };
+      this.call = { index: i, nodeDrains: new Map(), observation: obs, defects: [] };
       obs.set(F.CompileWarnings, [...this.warnings]).set(F.RegistrationErrors, registrationErrors).set(F.RootGraph, root);
       const firstDelivery = this.deliveries.length;
       const base = {
@@ -263,6 +263,9 @@ class GraphRun {
         obs.set(F.Result, { kind: "errored", error: e });
         if (e.executionOrder) obs.set(F.ExecutionOrder, e.executionOrder);
       }
+      // A defect some middleware caught (failure isolation, collect mode) still fails the case.
+      const caught = this.call.defects[0];
+      if (caught !== undefined) throw caught;
       obs.set(F.InvocationId, invocationId);
       const drainReq = plan.input<DrainRequest>(DRAIN);
       if (drainReq !== undefined) {

@@ -5,7 +5,7 @@
  * modifier of that kind (`inputs`, `outputs`, ...). Steps run in document order (§8.3).
  */
 import type { JsonSchema, Position, Resolved, SlotKey } from "../../src/conformance/directive.ts";
-import type { FixtureLocation } from "../../src/conformance/errors.ts";
+import type { ConformanceError, FixtureLocation } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { CaseSpec } from "../../src/conformance/fixture-model.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
@@ -28,6 +28,8 @@ export interface CallData {
    * runs (e.g. a failure mock's call counter), for assertions to read.
    */
   readonly observation: Observation;
+  /** Fixture defects node bodies raised during the call (the case fails with the first, even if caught). */
+  readonly defects: ConformanceError[];
 }
 
 /** What node directives can use while the graph is built. */

@@ -21,8 +21,8 @@ initial_state: {}
 ${expected}
 `;
 
-async function run(yaml: string) {
-  const [r] = await runSnippet(yaml);
+async function run(yaml: string, capability = "graph-engine") {
+  const [r] = await runSnippet(yaml, capability);
   return r!;
 }
 
@@ -33,8 +33,8 @@ async function passes(yaml: string): Promise<void> {
 }
 
 /** The case fails with `category`, its message naming `message`. */
-async function fails(yaml: string, category: string, message: string): Promise<void> {
-  const r = await run(yaml);
+async function fails(yaml: string, category: string, message: string, capability = "graph-engine"): Promise<void> {
+  const r = await run(yaml, capability);
   expect(r.category, r.message ?? "").to.equal(category);
   expect(r.message).to.contain(message);
 }
@@ -61,6 +61,39 @@ describe("§5.1 node behavior (audit)", function () {
     for (const expected of ["expected:\n  outcome: errored", "expected_error: {category: node_exception}"]) {
       await fails(node("    conditional_suspend: {suspend_on_item_index: 0, descriptor: {signal_id: x}}", expected), "fixture_schema_invalid", "runs outside a fan-out instance");
     }
+  });
+
+  it("a fixture defect stays the case's failure when middleware catches it (failure isolation, collect mode)", async () => {
+    const defect = "conditional_suspend: {suspend_on_item_index: 0, descriptor: {signal_id: x}}";
+    await fails(
+      `state: {fields: {r: {type: int, default: 0}}}
+entry: a
+nodes: {a: {${defect}}}
+edges: [{from: a, to: END}]
+initial_state: {}
+middleware: {per_node: {a: [{type: failure_isolation, degraded_update: {r: 7}, event_name: iso}]}}
+expected:
+  final_state: {r: 7}
+`,
+      "fixture_schema_invalid",
+      "runs outside a fan-out instance",
+      "pipeline-utilities",
+    );
+    await fails(
+      `subgraphs:
+  w: {state: {fields: {item: {type: int, default: 0}, s: {type: string, default: ab}, out: {type: int, default: 0}}}, entry: n, nodes: {n: {update_from_field: {out: s, multiplier: 2}}}, edges: [{from: n, to: END}]}
+state: {fields: {items: {type: list<int>, default: [1]}, outs: {type: list<int>, reducer: append, default: []}, errs: {type: list, reducer: append, default: []}}}
+entry: f
+nodes: {f: {fan_out: {subgraph: w, items_field: items, item_field: item, collect_field: out, target_field: outs, error_policy: collect, errors_field: errs}}}
+edges: [{from: f, to: END}]
+initial_state: {}
+expected:
+  final_state: {items: [1], outs: [], errs: [{}]}
+`,
+      "fixture_schema_invalid",
+      "multiplies 's' by 2",
+      "pipeline-utilities",
+    );
   });
 
   it("invoke_drain_events_for without timeout_seconds drains with no timeout; a wrong snapshot count fails", async () => {
