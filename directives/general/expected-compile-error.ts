@@ -6,9 +6,10 @@ import { describeResult } from "../../harness/graph/reading.ts";
 
 /**
  * `expected_compile_error: <category>` (conformance-adapter §5.8): compilation, not invocation,
- * fails with this graph-engine §2 compile-error category, before any node body runs.
+ * fails with this graph-engine §2 compile-error category, before any node body runs. Beside
+ * `expected:` at its level (§5.8): the case, an `invocations:` entry or a `resume:` block.
  */
-@directive({ name: "expected_compile_error", at: "case", home: "general", summary: "compilation fails with this category" })
+@directive({ name: "expected_compile_error", at: ["case", "invocation"], home: "general", summary: "compilation fails with this category" })
 export class ExpectedCompileError {
   readonly schema = { type: "string", minLength: 1 };
   check(value: string, obs: Observation, ctx: CheckContext): void {

@@ -9,8 +9,10 @@ import { describeResult } from "../../harness/graph/reading.ts";
  * `expected_compile_warning: <category> | [<category>, ...]` (conformance-adapter §5.8):
  * compilation succeeds and emits compile-time warnings. A scalar asserts the warning is among
  * those emitted; a list is the exhaustive set (order and repeats do not count; `[]`: none).
+ * Beside `expected:` at its level (§5.8): the case, an `invocations:` entry or a `resume:` block
+ * (whose keys resolve at the invocation position) — compilation is the case's, so every call reads it.
  */
-@directive({ name: "expected_compile_warning", at: "case", home: "general", summary: "compile warnings emitted" })
+@directive({ name: "expected_compile_warning", at: ["case", "invocation"], home: "general", summary: "compile warnings emitted" })
 export class ExpectedCompileWarning {
   readonly schema = { oneOf: [{ type: "string", minLength: 1 }, { type: "array", items: { type: "string" } }] };
   check(value: string | string[], obs: Observation, ctx: CheckContext): void {
