@@ -24,8 +24,35 @@ export interface ConnectionSettings {
 /** Configure `db` for concurrent writers: `busy_timeout` first, then WAL (files only), then `synchronous`. */
 export function configureConnection(db: Database.Database, settings: ConnectionSettings): void {
   db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
-  if (!db.memory) db.pragma("journal_mode = WAL");
+  // Opening a WAL file can meet SQLITE_BUSY without the busy handler being consulted (another
+  // connection is running WAL recovery or holds the WAL-index lock while it starts up: SQLite returns
+  // BUSY at once there). Seen with three processes opening one file on a loaded machine. So the
+  // switch is retried within the same `busy_timeout` budget.
+  if (!db.memory) retryWhileBusy(() => db.pragma("journal_mode = WAL"), settings.busyTimeoutMs);
   if (settings.synchronous !== undefined) db.pragma(`synchronous = ${settings.synchronous}`);
+}
+
+/** A synchronous pause (a store is opened in a constructor: there is no event loop turn to wait for). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * @internal Run `fn`; while it fails with `SQLITE_BUSY`, wait (1 ms, doubling up to 50 ms) and run
+ * it again, for at most `budgetMs` in all. Any other error, or `SQLITE_BUSY` once the budget is
+ * spent, is thrown as it is.
+ */
+export function retryWhileBusy<T>(fn: () => T, budgetMs: number, sleep: (ms: number) => void = sleepSync): T {
+  const deadline = Date.now() + budgetMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return fn();
+    } catch (e) {
+      const remaining = deadline - Date.now();
+      if (!(e instanceof Database.SqliteError && e.code === "SQLITE_BUSY") || remaining <= 0) throw e;
+      sleep(Math.min(wait, remaining));
+    }
+  }
 }
 
 /** The file a connection works on, for messages (`":memory:"` for a private in-memory database). */
