@@ -2,7 +2,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/conformance/directive.ts";
 import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
-import { useOtelCapture } from "../../harness/observability/capture.ts";
+import { noteSpanAssertion, useOtelCapture } from "../../harness/observability/capture.ts";
 import { capturedSpans, forest, mainTraceId, SPAN_FOREST, traceId, traceIds } from "../../harness/observability/spans.ts";
 
 const ENTRIES: JsonSchema = { type: "array", items: { type: "object" } };
@@ -19,6 +19,7 @@ export class SpanTree {
   readonly schema = ENTRIES;
   configure(_value: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
+    noteSpanAssertion(ctx);
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const cap = capturedSpans(obs, ctx);
@@ -42,6 +43,7 @@ export class Traces {
   };
   configure(_value: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
+    noteSpanAssertion(ctx);
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const cap = capturedSpans(obs, ctx);

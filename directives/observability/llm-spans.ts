@@ -13,7 +13,7 @@ import { LLM_CASE } from "../../harness/llm/case.ts";
 import { LlmCallFacet } from "../../harness/llm/facets.ts";
 import { tracedCall } from "../../harness/llm/traced.ts";
 import { callsProvider } from "../../harness/provider-context.ts";
-import { useOtelCapture } from "../../harness/observability/capture.ts";
+import { noteSpanAssertion, useOtelCapture } from "../../harness/observability/capture.ts";
 import { LlmResponses, useLlmResponses } from "../../harness/observability/llm.ts";
 import { ABSENT, capturedSpans, statusName } from "../../harness/observability/spans.ts";
 
@@ -70,6 +70,7 @@ export class LlmSpans {
   };
   configure(_v: unknown, ctx: ConfigureContext): void {
     traceCalls(ctx);
+    noteSpanAssertion(ctx);
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const spans = llmSpansOf(obs, ctx);

@@ -26,14 +26,19 @@ export class EmitsLog {
   }
 }
 
+/**
+ * An entry's keys. `event_name`, `trace_id` and `span_id` MAY be written null (§8.4 Null: a log
+ * record is a record in the implementation's language, so null asserts the field is not set —
+ * for the trace context, no context or OpenTelemetry's all-zero invalid one, §5.5).
+ */
 const ENTRY_PROPERTIES = {
   body: {},
   level: { type: "string" },
-  event_name: { type: "string" },
+  event_name: { type: ["string", "null"] },
   attributes: { type: "object" },
   attributes_absent: { type: "array", items: { type: "string" } },
-  trace_id: { type: "string" },
-  span_id: { type: "string" },
+  trace_id: { type: ["string", "null"] },
+  span_id: { type: ["string", "null"] },
 } as const;
 
 /** One entry against one record: the subset rule (§5.5) — the fields it names, attributes with span-attribute typing. */

@@ -15,7 +15,7 @@ import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/confo
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
-import { OtelCaptureSlot, useOtelCapture, type OtelCaptureState } from "../../harness/observability/capture.ts";
+import { detachOtelObserver, useOtelCapture, type OtelCaptureState } from "../../harness/observability/capture.ts";
 import { capturedSpans, forest, SPAN_FOREST } from "../../harness/observability/spans.ts";
 import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
 import { LangfuseCaptureSlot } from "../../harness/observability/langfuse.ts";
@@ -45,7 +45,7 @@ export class OtelObserverConfig {
     if (value.disable_genai_semconv !== undefined) f.disableGenaiSemconv = value.disable_genai_semconv;
     if (value.disable_llm_spans !== undefined) f.disableLlmSpans = value.disable_llm_spans;
     if (value.payload_byte_cap !== undefined) f.payloadByteCap = value.payload_byte_cap;
-    if (value.attached === false) ctx.slot(OtelCaptureSlot).attached = false;
+    if (value.attached === false) detachOtelObserver(ctx);
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
+import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
 import { Facet } from "../../src/conformance/observation.ts";
 import { lineageOf, type ChildRunInfo, type EventLineage, type InvocationEnd, type InvocationHooks, type InvocationInfo, type MetadataAugmentation, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
@@ -62,6 +63,9 @@ export class OtelCaptureState implements InvocationHooks {
   readonly flags: { disableLlmSpans?: boolean; disableProviderPayload?: boolean; disableGenaiSemconv?: boolean; payloadByteCap?: number } = {};
   /** `otel_observer: {attached: false}`: the engine hooks reach no observer (no spans; logs and typed events still captured). */
   attached = true;
+  /** Where `attached: false` was written, and the first span assertion (`span_tree` / `traces` / `llm_spans`), for the §6.3 exclusion. */
+  detachedAt: FixtureLocation | undefined;
+  spanAssertion: { readonly name: string; readonly at: FixtureLocation } | undefined;
   /** §6.9: `enable_metrics` — the observer's §11.1 flag (default off). */
   enableMetrics = false;
   /** §6.9 metric capture: the observer's `MeterProvider`, recording every measurement. */
@@ -153,6 +157,35 @@ function payloadSerializations(e: ObserverEvent): string[] {
   if (e.kind === "embedding" || e.kind === "embedding_failed") return [canonicalJson(e.inputStrings), ...(e.kind === "embedding" ? [JSON.stringify(e.outputVectors)] : []), ...failure];
   if (e.kind === "rerank" || e.kind === "rerank_failed") return [e.query, canonicalJson(e.documents), ...failure];
   return [];
+}
+
+/**
+ * §6.3: a case asserting `span_tree`, `traces` or `llm_spans` MUST NOT set
+ * `otel_observer: {attached: false}` — the adapter rejects the pair with fixture_schema_invalid,
+ * whichever of the two is configured first (the spans would have nothing to record them).
+ */
+function refuseDetachedSpans(state: OtelCaptureState): void {
+  if (state.detachedAt === undefined || state.spanAssertion === undefined) return;
+  const { name, at } = state.spanAssertion;
+  throw new FixtureSchemaInvalid(
+    `otel_observer: {attached: false} (at ${state.detachedAt.path.join(".")}${state.detachedAt.line === undefined ? "" : `, line ${state.detachedAt.line}`}) composes no OTel observer, but the case asserts '${name}', which reads the spans that observer records (conformance-adapter §6.3)`,
+    at,
+  );
+}
+
+/** `otel_observer: {attached: false}` (§5.5): no observer for the case's spans; refused beside a span assertion (§6.3). */
+export function detachOtelObserver(ctx: ConfigureContext): void {
+  const state = ctx.slot(OtelCaptureSlot);
+  state.attached = false;
+  state.detachedAt ??= ctx.locate(ctx.self.path);
+  refuseDetachedSpans(state);
+}
+
+/** A span assertion (`span_tree`, `traces`, `llm_spans`) in the case: refused beside `attached: false` (§6.3). */
+export function noteSpanAssertion(ctx: ConfigureContext): void {
+  const state = ctx.slot(OtelCaptureSlot);
+  state.spanAssertion ??= { name: ctx.self.key, at: ctx.locate(ctx.self.path) };
+  refuseDetachedSpans(state);
 }
 
 export const OtelCaptureSlot = new SlotKey<OtelCaptureState>("OTel capture (§6.3)", () => new OtelCaptureState());

@@ -5,7 +5,7 @@ import { logRecordView } from "../../harness/observability/logs.ts";
 import { directiveTester } from "./tester.ts";
 
 /** Node a logs once per call; `invocations` runs the graph that many times (one per entry). */
-const logged = (block: string, invocations = 0) => `
+const logged = (block: string, invocations = 0, extra = "") => `
 state: {fields: {x: {type: int, default: 0}}}
 entry: a
 nodes:
@@ -13,6 +13,7 @@ nodes:
     emits_log: {message: "node a executing", level: INFO}
 edges: [{from: a, to: END}]
 initial_state: {}
+${extra}
 ${invocations > 0 ? `invocations:\n${Array.from({ length: invocations }, (_, i) => `  - {name: run_${i}}`).join("\n")}` : ""}
 expected:
 ${block}
@@ -34,6 +35,29 @@ directiveTester("log_records count / log_records_absent (conformance-adapter §5
     // Both calls' records count at case level, not only the last call's.
     { code: logged("  log_records_absent:\n    - {level: INFO}", 2), message: "2 captured log record(s) match an absent entry" },
     { code: logged("  log_records_absent:\n    - {}"), category: "fixture_schema_invalid", message: "log_records_absent" },
+  ],
+});
+
+const DETACHED = "otel_observer: {attached: false}";
+const COLLECTOR = "typed_observers:\n  - {name: all, kind: typed_event_collector}";
+
+directiveTester("log_records trace context and otel_observer: {attached: false} (conformance-adapter §5.5, §6.3)", {
+  template: (b) => b,
+  capability: "observability",
+  valid: [
+    // Attached (the default): the record carries the node span's context.
+    logged("  log_records:\n    - {body: node a executing, trace_id: <trace_id_A>, span_id: <any-string>}"),
+    // Detached: no observer, so no span context (null: not set, §8.4) — the record is still captured, and typed events still reach a collector.
+    logged("  log_records:\n    - {body: node a executing, count: 1, trace_id: null, span_id: null, event_name: null}\n  observers:\n    all:\n      event_count: {event_type: NodeEvent, count: 2}", 0, `${DETACHED}\n${COLLECTOR}`),
+  ],
+  invalid: [
+    // The directive is honored: with the observer attached the record has a trace context, so null fails.
+    { code: logged("  log_records:\n    - {body: node a executing, trace_id: null}"), message: "expected.log_records[0].trace_id" },
+    { code: logged("  log_records:\n    - {body: node a executing, span_id: <any-string>}", 0, DETACHED), message: "expected.log_records[0].span_id" },
+    // §6.3: a case asserting span_tree, traces or llm_spans MUST NOT set attached: false — whichever key comes first.
+    { code: logged("  span_tree: []", 0, DETACHED), category: "fixture_schema_invalid", message: ["attached: false", "'span_tree'", "§6.3"] },
+    { code: `${logged("  log_records: [{level: INFO}]\n  llm_spans: []")}\n${DETACHED}\n`, category: "fixture_schema_invalid", message: ["attached: false", "'llm_spans'"] },
+    { code: logged("  log_records: [{level: INFO}]", 0, `${DETACHED}\ninvocations:\n  - name: one\n    expected:\n      traces: []`), category: "fixture_schema_invalid", message: ["'traces'", "invocations[0].expected.traces"] },
   ],
 });
 
