@@ -5,7 +5,7 @@
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
-import { capturedLangfuseAll, type CapturedLangfuse, type RecordedObservation, type RecordedTrace } from "../../harness/observability/langfuse.ts";
+import { capturedLangfuseAll, useLangfuseCapture, type CapturedLangfuse, type RecordedObservation, type RecordedTrace } from "../../harness/observability/langfuse.ts";
 import { isBindingToken } from "../../src/conformance/matcher/tokens.ts";
 import { show } from "../../harness/suspension/claims.ts";
 import { mainTrace } from "./langfuse.ts";
@@ -157,4 +157,4 @@ const rows: ClaimRow<CapturedLangfuse>[] = [
 
 const read = (obs: Observation, ctx: CheckContext): CapturedLangfuse | null => capturedLangfuseAll(obs, ctx);
 
-registerClaims("observability", read, rows);
+registerClaims("observability", read, rows, useLangfuseCapture);

@@ -10,7 +10,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { CaseSpec } from "../../src/conformance/fixture-model.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
-import { capturedLangfuseAll, type CapturedLangfuse, type RecordedObservation } from "../../harness/observability/langfuse.ts";
+import { capturedLangfuseAll, useLangfuseCapture, type CapturedLangfuse, type RecordedObservation } from "../../harness/observability/langfuse.ts";
 import { show } from "../../harness/suspension/claims.ts";
 import { all, traceIdIsInvocationId, withMain } from "./langfuse-claims.ts";
 
@@ -231,4 +231,4 @@ function read(obs: Observation, ctx: CheckContext): ObservationView | null {
   return lf === null ? null : { lf, ...fromCase(ctx.caseSpec) };
 }
 
-registerClaims("observability", read, rows);
+registerClaims("observability", read, rows, useLangfuseCapture);

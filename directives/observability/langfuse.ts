@@ -256,6 +256,8 @@ function leakAssertion(name: string, summary: string, read: (obs: Observation, c
     readonly schema: JsonSchema = { type: "boolean", const: true };
     configure(_value: unknown, ctx: ConfigureContext): void {
       useGlobalOtel(ctx);
+      // §5.5 Langfuse observer composition: an assertion on Langfuse output composes the observer.
+      useLangfuseCapture(ctx);
     }
     check(_value: true, obs: Observation, ctx: CheckContext): void {
       const spans = read(obs, ctx);

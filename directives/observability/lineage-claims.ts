@@ -12,7 +12,7 @@ import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { EventLineage, NodeEvent } from "../../src/graph/index.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
-import { capturedLangfuseAll } from "../../harness/observability/langfuse.ts";
+import { capturedLangfuseAll, useLangfuseCapture } from "../../harness/observability/langfuse.ts";
 import {
   eventSteps,
   isNodeOf,
@@ -308,4 +308,4 @@ const langfuseRows: ClaimRow<LangfuseView>[] = [
 ];
 
 registerClaims(HOME, otelView, otelRows);
-registerClaims(HOME, langfuseView, langfuseRows);
+registerClaims(HOME, langfuseView, langfuseRows, useLangfuseCapture);

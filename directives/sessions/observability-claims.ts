@@ -5,7 +5,7 @@
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { registerClaims, type ClaimRow } from "../../harness/observability/claim-table.ts";
-import { LogCapture, type CapturedSpans } from "../../harness/observability/capture.ts";
+import { LogCapture, useOtelCapture, type CapturedSpans } from "../../harness/observability/capture.ts";
 import { capturedSpans } from "../../harness/observability/spans.ts";
 import { show } from "../../harness/suspension/claims.ts";
 
@@ -54,4 +54,4 @@ const rows: ClaimRow<View>[] = [
   },
 ];
 
-registerClaims("sessions", view, rows);
+registerClaims("sessions", view, rows, useOtelCapture);

@@ -8,6 +8,7 @@ import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext, ConfigureContext, JsonSchema, Position } from "../../src/conformance/directive.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { claim, show } from "../suspension/claims.ts";
+import { useOtelCapture } from "./capture.ts";
 
 /** One row of a claim table: `V` the fixture value, `O` what the claim reads. */
 export interface ClaimRow<O, V = unknown> {
@@ -40,6 +41,9 @@ export function registerClaims<O>(
     const cls = class {
       readonly schema: JsonSchema = row.schema ?? { type: "boolean" };
       configure(_value: unknown, ctx: ConfigureContext): void {
+        // conformance-adapter §6.3: the OTel collector capture (spans, log records, §6.9 metrics)
+        // is invoked automatically for every observability case, whatever its claims read.
+        if (ctx.capability === "observability") useOtelCapture(ctx);
         configure?.(ctx);
       }
       check(value: unknown, obs: Observation, ctx: CheckContext): void {
