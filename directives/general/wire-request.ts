@@ -94,9 +94,16 @@ export class ExpectedWireRequest {
 @directive({ name: "expected_wire_request_includes", at: AT, home: HOME, summary: "the one wire request, by named keys" })
 export class ExpectedWireRequestIncludes {
   readonly scope = "call" as const;
-  /** §5.16: top-level absence is written with expected_wire_request_absent_keys, never inside the body. */
-  readonly schema = { type: "object", propertyNames: { not: { pattern: "(^|_)absent_keys$" } } };
-  configure(_value: unknown, ctx: ConfigureContext): void {
+  readonly schema = { type: "object" };
+  configure(value: Record<string, unknown>, ctx: ConfigureContext): void {
+    // §5.16: top-level absence is written with expected_wire_request_absent_keys, never as an
+    // `absent_keys` key in the body; `<key>_absent_keys` beside a member is absence below the top level.
+    if (Object.hasOwn(value, "absent_keys")) {
+      throw new FixtureSchemaInvalid(
+        "an 'absent_keys' key at the top level of an expected_wire_request_includes body is not allowed: write top-level absence as expected_wire_request_absent_keys beside it (conformance-adapter §5.16)",
+        ctx.locate([...ctx.self.path, "absent_keys"]),
+      );
+    }
     declareForm(ctx, "form", { requests: 1 });
   }
   check(value: Record<string, unknown>, obs: Observation, ctx: CheckContext): void {

@@ -186,7 +186,25 @@ directiveTester("wire-request form exclusivity and count agreement", {
   invalid: [
     { code: `expected_wire_request: {${wireBody.replace("\n ", ",")}}\nexpected_wire_request_includes: {model: test-model}`, category: "fixture_schema_invalid", message: "cannot both be written" },
     { code: `expected_wire_request_includes: {model: test-model}\nexpected_wire_request_count: 2`, category: "fixture_schema_invalid", message: "disagrees" },
-    { code: `expected_wire_request_includes: {model: test-model, temperature_absent_keys: [x]}`, category: "fixture_schema_invalid", message: "expected_wire_request_includes" },
+    // §5.16: a top-level `absent_keys` key in an includes body is fixture_schema_invalid.
+    { code: `expected_wire_request_includes: {model: test-model, absent_keys: [temperature]}`, category: "fixture_schema_invalid", message: ["'absent_keys'", "expected_wire_request_absent_keys"] },
+  ],
+});
+
+/** A structured-output call: the body carries a `response_format` mapping. */
+const SCHEMA_CALL = "\n  response_schema: {type: object, properties: {v: {type: integer}}, required: [v], additionalProperties: false}";
+directiveTester("expected_wire_request_includes: <key>_absent_keys is absence below the top level (§5.16, §8.4)", {
+  capability: LP,
+  template: (b) => single(`expected: {success: true}\n${b}`, SCHEMA_CALL, ok('{"v":1}')),
+  valid: [
+    "expected_wire_request_includes:\n  response_format: {type: json_schema}\n  response_format_absent_keys: [nope]",
+    "expected_wire_request_includes:\n  response_format: {type: json_schema, json_schema: {name: <any-string>}, json_schema_absent_keys: [nope]}",
+  ],
+  invalid: [
+    { code: "expected_wire_request_includes:\n  response_format: {type: json_schema}\n  response_format_absent_keys: [json_schema]", message: ["response_format.json_schema", "expected to be absent"] },
+    { code: "expected_wire_request_includes:\n  response_format: {json_schema: {name: <any-string>}, json_schema_absent_keys: [name]}", message: "response_format.json_schema.name" },
+    // Beside a scalar member there is no mapping to check.
+    { code: "expected_wire_request_includes: {model: test-model, model_absent_keys: [x]}", message: "expected a mapping to check model_absent_keys against" },
   ],
 });
 
