@@ -25,7 +25,11 @@ function flagsOf(ctx: ConfigureContext): Flags {
   return useOtelCapture(ctx).flags;
 }
 
-/** `otel_observer: {disable_provider_payload?, disable_genai_semconv?, payload_byte_cap?, attached?}` (§5.5). */
+/**
+ * `otel_observer: {disable_provider_payload?, disable_genai_semconv?, payload_byte_cap?, attached?}`
+ * (§5.5), plus the observer's other flags the seed configures "the same way": `disable_llm_spans`
+ * and §6.9's `enable_metrics` (observability §11.1), each also written case-level.
+ */
 @directive({ name: "otel_observer", at: "case", home: "general", section: "conformance-adapter §5.5", summary: "the composed OTel observer's §5.5.4 flags, payload cap, attached" })
 export class OtelObserverConfig {
   readonly schema: JsonSchema = {
@@ -37,15 +41,20 @@ export class OtelObserverConfig {
       disable_llm_spans: { type: "boolean" },
       payload_byte_cap: { type: "integer", minimum: 1 },
       attached: { type: "boolean" },
+      enable_metrics: { type: "boolean" },
     },
   };
-  configure(value: { disable_provider_payload?: boolean; disable_genai_semconv?: boolean; disable_llm_spans?: boolean; payload_byte_cap?: number; attached?: boolean }, ctx: ConfigureContext): void {
+  configure(
+    value: { disable_provider_payload?: boolean; disable_genai_semconv?: boolean; disable_llm_spans?: boolean; payload_byte_cap?: number; attached?: boolean; enable_metrics?: boolean },
+    ctx: ConfigureContext,
+  ): void {
     const f: Flags = flagsOf(ctx);
     if (value.disable_provider_payload !== undefined) f.disableProviderPayload = value.disable_provider_payload;
     if (value.disable_genai_semconv !== undefined) f.disableGenaiSemconv = value.disable_genai_semconv;
     if (value.disable_llm_spans !== undefined) f.disableLlmSpans = value.disable_llm_spans;
     if (value.payload_byte_cap !== undefined) f.payloadByteCap = value.payload_byte_cap;
     if (value.attached === false) detachOtelObserver(ctx);
+    if (value.enable_metrics !== undefined) useOtelCapture(ctx).enableMetrics = value.enable_metrics;
   }
 }
 

@@ -121,6 +121,8 @@ directiveTester("enable_metrics / metrics and the metric claims", {
   valid: [
     `${call(EMBED, true, false)}\n${EMBED_OK}\n${metrics(`  - {instrument: openarmature.gen_ai.client.token.usage, value: 4, dimensions: {${EMB_DIMS}, openarmature.gen_ai.token.type: input}}\n  - {instrument: openarmature.gen_ai.client.operation.duration, dimensions: {${EMB_DIMS}}}`)}`,
     `${call(EMBED, false, false)}\n${EMBED_OK}\n${metrics("  []").replace("metrics:\n  []", "metrics: []")}`,
+    // §6.9: the flag configured on the observer block, the way its span flags are.
+    `${call(EMBED, false, false)}\notel_observer: {enable_metrics: true}\n${EMBED_OK}\n${metrics(`  - {instrument: openarmature.gen_ai.client.token.usage, value: 4, dimensions: {${EMB_DIMS}, openarmature.gen_ai.token.type: input}}\n  - {instrument: openarmature.gen_ai.client.operation.duration, dimensions: {${EMB_DIMS}}}`)}`,
     `${call(EMBED, true, false)}\n${EMBED_503}\n${claims("errored_embedding_records_duration_with_error_type", "no_token_usage_observation_on_failure")}`,
     `${call(RERANK, true, false)}\n${RERANK_OK}\n${claims("duration_recorded_for_rerank", "no_token_usage_observation_when_search_units_only", "rerank_operation_dimension_is_rerank")}`,
   ],
