@@ -109,3 +109,38 @@ directiveTester("llm_spans (bare llm-provider call, traced)", {
     { code: bare("    - {attempt_index: 0}"), message: "expected.llm_spans" },
   ],
 });
+
+/** mock_llm's mapping form (conformance-adapter §5.5): `{capabilities, responses}`, §5.11's OpenAI flags. */
+const imageCase = (capabilities: string) => `
+state: {fields: {msg: {type: string, default: ""}}}
+entry: ask
+nodes:
+  ask:
+    calls_llm:
+      messages:
+        - role: user
+          content:
+            - type: image
+              source: {type: url, url: "https://example.com/a.png"}
+            - {type: text, text: describe}
+      stores_response_in: msg
+edges: [{from: ask, to: END}]
+initial_state: {}
+mock_llm:
+  capabilities: ${capabilities}
+  responses:
+    - {status: 200, body: ${body()}}
+expected_error: {category: provider_unsupported_content_block, raised_from: ask}
+`;
+
+directiveTester("mock_llm {capabilities, responses} (conformance-adapter §5.5)", {
+  capability: "observability",
+  template: (b) => b,
+  valid: [imageCase("{supports_image_input: false}"), imageCase("{supports_image_input: false, supports_native_response_format: true}")],
+  invalid: [
+    // Honored: without the flag the mock has image input, so the call completes.
+    { code: imageCase("{}"), message: "but it completed" },
+    // The mock is OpenAI-compatible: the Anthropic / Gemini flag (or a typo) is refused, never dropped.
+    { code: imageCase("{supports_native_structured_output: false}"), category: "fixture_schema_invalid", message: "unknown key 'supports_native_structured_output'" },
+  ],
+});
