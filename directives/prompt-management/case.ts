@@ -103,11 +103,13 @@ export class Manager {
     additionalProperties: false,
     properties: {
       backends: { type: "array", minItems: 1, items: { type: "string" } },
-      default_cache_ttl_seconds: { type: "integer" },
+      // null: no manager default, as when absent (§6.8).
+      default_cache_ttl_seconds: { type: ["integer", "null"] },
     },
   };
-  configure(value: { backends?: string[]; default_cache_ttl_seconds?: number }, ctx: ConfigureContext): void {
-    ctx.slot(PROMPT_CASE).manager = { ...value, path: ctx.self.path };
+  configure(value: { backends?: string[]; default_cache_ttl_seconds?: number | null }, ctx: ConfigureContext): void {
+    const { default_cache_ttl_seconds: ttl, ...rest } = value;
+    ctx.slot(PROMPT_CASE).manager = { ...rest, ...(ttl !== undefined && ttl !== null ? { default_cache_ttl_seconds: ttl } : {}), path: ctx.self.path };
   }
 }
 
@@ -175,9 +177,14 @@ export class FetchedPrompt extends CallInput {
 export class FetchedPromptRef extends CallInput {
   readonly schema = { type: "string" };
 }
-@directive({ name: "cache_ttl_seconds", at: CALL_POSITION, home: HOME, summary: "per-fetch cache control (§5; negative rejected by the library)" })
+/**
+ * `cache_ttl_seconds` on a fetch (conformance-adapter §6.8, prompt-management §5 / §6): an integer
+ * (a negative one is rejected by the library), or null — the default, treated exactly as omitted
+ * (§6: an explicit unset and an omitted argument MUST be treated identically).
+ */
+@directive({ name: "cache_ttl_seconds", at: CALL_POSITION, home: HOME, summary: "per-fetch cache control (§5; null = omitted; negative rejected by the library)" })
 export class CacheTtlSeconds extends CallInput {
-  readonly schema = { type: "integer" };
+  readonly schema = { type: ["integer", "null"] };
 }
 @directive({ name: "seconds", at: CALL_POSITION, home: HOME, summary: "advance_clock: seconds to advance the caching backend's clock" })
 export class Seconds extends CallInput {

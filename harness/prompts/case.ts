@@ -94,7 +94,8 @@ export const promptExecutor: CaseExecutor = {
       const backendName = isRecord(target) && typeof target["backend"] === "string" ? target["backend"] : undefined;
       const toManager = target === "manager" || (isRecord(target) && target["manager"] === true);
       const label = typeof input["label"] === "string" ? input["label"] : undefined;
-      const ttl = input["cache_ttl_seconds"] as number | undefined;
+      // §6.8: a written null is the default, the same as an omitted value.
+      const ttl = (input["cache_ttl_seconds"] ?? undefined) as number | undefined;
       const variables = (input["variables"] ?? {}) as Record<string, unknown>;
       const placeholders = input["placeholders"] as Record<string, PromptMessage[]> | undefined;
       const backendOf = (): BuiltBackend => {

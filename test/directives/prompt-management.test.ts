@@ -183,3 +183,41 @@ directiveTester("construct_prompt_group", {
   valid: ["[a]", "[]"],
   invalid: [{ code: "[a, b]", message: "returned without raising" }],
 });
+
+/**
+ * §6.8 caching backend: `cache_ttl_seconds: null` is the default, the same as omitting it
+ * (prompt-management §6) — a manager with a default resolves it to that default; a backend
+ * fetched directly serves a cached entry. `manager.default_cache_ttl_seconds: null` is no default.
+ */
+const ttlCase = (managerTtl: string, ttl: string) => `
+backends:
+  - name: cached
+    caching: true
+    prompts:
+      - {name: greeting, label: production, version: v1, template: "Hello!"}
+manager:
+  default_cache_ttl_seconds: ${managerTtl}
+calls:
+  - {target: {manager: true}, operation: fetch, name: greeting, label: production}
+  - {target: {backend: cached}, operation: advance_clock, seconds: 30}
+  - {target: {manager: true}, operation: fetch, name: greeting, label: production, cache_ttl_seconds: ${ttl}}
+  - {target: {backend: cached}, operation: fetch, name: greeting, label: production, cache_ttl_seconds: ${ttl}}
+`;
+
+directiveTester("cache_ttl_seconds: null (conformance-adapter §6.8)", {
+  capability,
+  template: (b) => b,
+  valid: [
+    // null → the manager default 60: the 30 s old entry is served; the direct fetch serves it too.
+    `${ttlCase("60", "null")}expected_backend_state: {cached: {source_read_count: 1}}`,
+    // No manager default (null): the backend's own null default serves the cached entry.
+    `${ttlCase("null", "null")}expected_backend_state: {cached: {source_read_count: 1}}`,
+  ],
+  invalid: [
+    // null is not 0: a force-fresh read would count two more source reads.
+    { code: `${ttlCase("60", "null")}expected_backend_state: {cached: {source_read_count: 3}}`, message: "source_read_count" },
+    { code: `${ttlCase("60", "0")}expected_backend_state: {cached: {source_read_count: 1}}`, message: "source_read_count" },
+    // null resolves to the default 10 here, so the 30 s old entry is stale: a read.
+    { code: `${ttlCase("10", "null")}expected_backend_state: {cached: {source_read_count: 1}}`, message: "source_read_count" },
+  ],
+});
