@@ -176,3 +176,46 @@ directiveTester("calls_rerank config: declared fields and extras only", {
   valid: [`config: {return_documents: false, extras: {}},`],
   invalid: [{ code: `config: {return_documents: false, top_n: 1},`, category: "fixture_schema_invalid", message: "config" }],
 });
+
+/**
+ * §5.14: chunk_size is honored "whatever the mapping" — the Jina and Cohere rerank blocks (no
+ * upstream fixture chunks them): three documents under chunk_size 2 are two requests, stitched.
+ */
+const vendorRerank = (vendor: "jina" | "cohere", chunk: number) => `
+mapping: ${vendor}
+${vendor}_rerank_provider: {base_url: "https://${vendor}.invalid", model: rr, api_key: k, chunk_size: ${chunk}}
+state:
+  fields:
+    r: {type: record, default: null}
+entry: n
+nodes:
+  n:
+    calls_rerank: {query: q, documents: [d0, d1, d2], stores_response_in: r}
+edges:
+  - {from: n, to: END}
+initial_state: {}
+mock_rerank:
+  - status: 200
+    body: {model: rr, results: [{index: 0, relevance_score: 0.4}, {index: 1, relevance_score: 0.9}]}
+  - status: 200
+    body: {model: rr, results: [{index: 0, relevance_score: 0.5}]}
+expected_wire_request_count: 2
+expected:
+  final_state:
+    r:
+      results:
+        - {index: 1, relevance_score: 0.9}
+        - {index: 2, relevance_score: 0.5}
+        - {index: 0, relevance_score: 0.4}
+`;
+
+directiveTester("chunk_size on the Jina / Cohere rerank blocks (§5.14)", {
+  capability: RP,
+  template: (b) => b,
+  valid: [vendorRerank("jina", 2), vendorRerank("cohere", 2)],
+  // Under a cap of 3 the call is one request: the written count of 2 fails.
+  invalid: [
+    { code: vendorRerank("jina", 3), message: "expected_wire_request_count" },
+    { code: vendorRerank("cohere", 3), message: "expected_wire_request_count" },
+  ],
+});
