@@ -4,7 +4,9 @@ import { match, Shapes, type Shape } from "../../src/conformance/matcher/index.t
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
-import { CaseLogCapture, LogCapture, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
+import { captureLogsPerCall, CaseLogCapture, LogCapture, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
+import { LLM_CASE } from "../../harness/llm/case.ts";
+import { callsProvider } from "../../harness/provider-context.ts";
 import { logRecordView, type LogRecordView } from "../../harness/observability/logs.ts";
 import { ABSENT } from "../../harness/observability/spans.ts";
 
@@ -46,6 +48,18 @@ const ENTRY: Shape = Shapes.named({ keys: { attributes: Shapes.typed(Shapes.name
 
 type Entry = Readonly<Record<string, unknown>> & { readonly count?: number };
 
+/**
+ * §6.3: capture log records for any case asserting them — a graph case through the OTel capture,
+ * a case making bare provider calls (`call:` / `calls:`, no graph; decided once the case is
+ * configured) through the same pipeline read per call.
+ */
+function captureLogs(ctx: ConfigureContext): void {
+  const state = useOtelCapture(ctx);
+  ctx.whenConfigured(() => {
+    if (callsProvider(ctx, "llm")) captureLogsPerCall(state, ctx.slot(LLM_CASE));
+  });
+}
+
 /** The records `entry` matches on its own (its binding tokens bound per record). */
 function matching(entry: Entry, records: readonly LogRecordView[]): LogRecordView[] {
   return records.filter((r) => match(entry, r, ENTRY).ok);
@@ -77,7 +91,7 @@ export class LogRecords {
     items: { type: "object", properties: { ...ENTRY_PROPERTIES, count: { type: "integer", minimum: 0 } }, additionalProperties: false },
   };
   configure(_value: unknown, ctx: ConfigureContext): void {
-    useOtelCapture(ctx);
+    captureLogs(ctx);
   }
   check(value: Entry[], obs: Observation, ctx: CheckContext): void {
     const records = obs.get(LogCapture, ctx.locate(ctx.self.path)).map(logRecordView);
@@ -104,7 +118,7 @@ export class LogRecords {
 export class LogRecordsAbsent {
   readonly schema: JsonSchema = { type: "array", minItems: 1, items: { type: "object", minProperties: 1, properties: ENTRY_PROPERTIES, additionalProperties: false } };
   configure(_value: unknown, ctx: ConfigureContext): void {
-    useOtelCapture(ctx);
+    captureLogs(ctx);
   }
   check(value: Entry[], obs: Observation, ctx: CheckContext): void {
     const whole = wholeScope(obs, ctx);

@@ -79,6 +79,9 @@ export class LlmCaseState {
    * produced. Set by the directive that needs the spans; absent, calls run bare.
    */
   traced: ((run: () => Promise<Response>) => Promise<{ readonly response?: Response; readonly error?: unknown; readonly spans: ReadonlyArray<unknown> }>) | undefined;
+  /** Run before each call, and after it with the call's observation (e.g. the §6.3 log capture). */
+  readonly beforeCall: Array<() => void> = [];
+  readonly afterCall: Array<(observation: Observation) => Promise<void>> = [];
 }
 export const LLM_CASE = new SlotKey("llm-provider case", () => new LlmCaseState());
 
@@ -201,18 +204,21 @@ export const llmExecutor: CaseExecutor = {
   async run(ctx: RunContext): Promise<CallRecord[]> {
     const state = ctx.slot(LLM_CASE);
     const { provider, wire, annotate } = sourceOf(state, ctx).open(state, ctx);
-    const observe = (name: string | null, call: LlmCall): Observation => {
-      const obs = new Observation(name).set(LlmCallFacet, call).set(LlmCallsFacet, [call]);
-      annotate?.(obs);
-      return obs;
+    const observe = async (plan: InvocationPlan, i: number, name: string | null): Promise<{ call: LlmCall; observation: Observation }> => {
+      for (const before of state.beforeCall) before();
+      const call = await runCall(provider, wire, plan, i, ctx);
+      const observation = new Observation(name).set(LlmCallFacet, call).set(LlmCallsFacet, [call]);
+      annotate?.(observation);
+      for (const after of state.afterCall) await after(observation);
+      return { call, observation };
     };
-    if (state.callPlans.length === 0) return [{ plan: ctx.casePlan, observation: observe(null, await runCall(provider, wire, ctx.casePlan, 0, ctx)) }];
+    if (state.callPlans.length === 0) return [{ plan: ctx.casePlan, observation: (await observe(ctx.casePlan, 0, null)).observation }];
     const records: CallRecord[] = [];
     const calls: LlmCall[] = [];
     for (const [i, plan] of state.callPlans.entries()) {
-      const call = await runCall(provider, wire, plan, i, ctx);
+      const { call, observation } = await observe(plan, i, plan.name);
       calls.push(call);
-      records.push({ plan, observation: observe(plan.name, call) });
+      records.push({ plan, observation });
     }
     const all = Observation.aggregate(records.map((r) => r.observation)).set(LlmCallsFacet, calls);
     annotate?.(all);

@@ -10,7 +10,7 @@
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { SlotKey, type ConfigureContext } from "../../src/conformance/directive.ts";
 import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
-import { Facet } from "../../src/conformance/observation.ts";
+import { Facet, type Observation } from "../../src/conformance/observation.ts";
 import { lineageOf, type ChildRunInfo, type EventLineage, type InvocationEnd, type InvocationHooks, type InvocationInfo, type MetadataAugmentation, type NodeEvent, type ObserverEvent } from "../../src/graph/index.ts";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor, type ReadableLogRecord } from "@opentelemetry/sdk-logs";
 import { CorrelatedLogger, OTelObserver } from "../../src/observability/index.ts";
@@ -66,6 +66,8 @@ export class OtelCaptureState implements InvocationHooks {
   /** Where `attached: false` was written, and the first span assertion (`span_tree` / `traces` / `llm_spans`), for the §6.3 exclusion. */
   detachedAt: FixtureLocation | undefined;
   spanAssertion: { readonly name: string; readonly at: FixtureLocation } | undefined;
+  /** Whether a non-graph executor reads this capture's log records per call ({@link captureLogsPerCall}). */
+  bareCallLogs = false;
   /** §6.9: `enable_metrics` — the observer's §11.1 flag (default off). */
   enableMetrics = false;
   /** §6.9 metric capture: the observer's `MeterProvider`, recording every measurement. */
@@ -189,6 +191,25 @@ export function noteSpanAssertion(ctx: ConfigureContext): void {
 }
 
 export const OtelCaptureSlot = new SlotKey<OtelCaptureState>("OTel capture (§6.3)", () => new OtelCaptureState());
+
+/**
+ * §6.3 log capture for a case with no graph (an llm-provider bare call): the case's OTel Logs
+ * pipeline — the one a graph case's records reach — read per call into the same {@link LogCapture}
+ * / {@link CaseLogCapture} facets, so `log_records` / `log_records_absent` hold in every directory.
+ */
+export function captureLogsPerCall(
+  state: OtelCaptureState,
+  hooks: { readonly beforeCall: Array<() => void>; readonly afterCall: Array<(observation: Observation) => Promise<void>> },
+): void {
+  if (state.bareCallLogs) return;
+  state.bareCallLogs = true;
+  hooks.beforeCall.push(() => void (state.callLogStart = state.logExporter.getFinishedLogRecords().length));
+  hooks.afterCall.push(async (observation) => {
+    await state.flushLogs();
+    const logs = [...state.logExporter.getFinishedLogRecords()];
+    observation.set(LogCapture, logs.slice(state.callLogStart)).set(CaseLogCapture, logs);
+  });
+}
 
 /** Compose the OTel observer and its in-memory exporter into every call of the case (once). */
 export function useOtelCapture(ctx: ConfigureContext): OtelCaptureState {

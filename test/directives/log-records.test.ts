@@ -2,6 +2,8 @@ import { expect } from "chai";
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
 import { CorrelatedLogger } from "../../src/observability/index.ts";
 import { logRecordView } from "../../harness/observability/logs.ts";
+import { captureLogsPerCall, CaseLogCapture, LogCapture, OtelCaptureState } from "../../harness/observability/capture.ts";
+import { Observation } from "../../src/conformance/observation.ts";
 import { directiveTester } from "./tester.ts";
 
 /** Node a logs once per call; `invocations` runs the graph that many times (one per entry). */
@@ -70,5 +72,49 @@ describe("log records carry the OTel EventName (observability §7 diagnostic eve
     const [view] = exporter.getFinishedLogRecords().map(logRecordView);
     expect(view!.event_name).to.equal("openarmature.diagnostic.test");
     await provider.shutdown();
+  });
+});
+
+/** An llm-provider bare call (no graph): §6.3 captures log records for any case asserting them. */
+const bare = (block: string) => `
+mock_provider:
+  responses:
+    - status: 200
+      body: {id: cc-1, object: chat.completion, model: test-model, choices: [{index: 0, message: {role: assistant, content: x}, finish_reason: stop}], usage: {prompt_tokens: 2, completion_tokens: 1, total_tokens: 3}}
+call:
+  operation: complete
+  messages: [{role: user, content: hi}]
+  config: {extras: {stop: 5}}
+expected:
+  success: true
+${block}
+`;
+
+directiveTester("log_records / log_records_absent on an llm-provider bare call (§6.3)", {
+  template: bare,
+  capability: "llm-provider",
+  // llm-provider §6: a malformed extra is dropped without a diagnostic.
+  valid: ["  log_records_absent: [{level: WARNING}]\n  log_records: [{level: INFO, count: 0}]"],
+  invalid: [{ code: "  log_records: [{level: WARNING}]", message: "the observed list is empty" }],
+});
+
+describe("captureLogsPerCall (§6.3 log capture without a graph)", () => {
+  it("reads the records the case pipeline received during each call, and the whole case's", async () => {
+    const state = new OtelCaptureState();
+    const hooks = { beforeCall: [] as Array<() => void>, afterCall: [] as Array<(o: Observation) => Promise<void>> };
+    captureLogsPerCall(state, hooks);
+    captureLogsPerCall(state, hooks); // once per case
+    expect(hooks.afterCall).to.have.length(1);
+    const calls: Observation[] = [];
+    for (const body of ["first", "second"]) {
+      for (const b of hooks.beforeCall) b();
+      state.logger.log("WARNING", body);
+      const obs = new Observation(body);
+      for (const a of hooks.afterCall) await a(obs);
+      calls.push(obs);
+    }
+    const loc = { file: "t", path: [] };
+    expect(calls[1]!.get(LogCapture, loc).map((r) => r.body)).to.deep.equal(["second"]);
+    expect(calls[1]!.get(CaseLogCapture, loc).map((r) => r.body)).to.deep.equal(["first", "second"]);
   });
 });
