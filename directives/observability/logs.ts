@@ -66,26 +66,26 @@ function matching(entry: Entry, records: readonly LogRecordView[]): LogRecordVie
 }
 
 /**
- * The records a `count` entry or `log_records_absent` reads (§5.5: the whole case, after delivery
- * completed): the whole case's records in a case-level block, the call's own in an invocation's.
+ * The records a block reads (§8.4 *What an assertion reads*; §5.5: captured for the whole case,
+ * read after delivery completed): every call's in the case-level block of a multi-call case, the
+ * call's own in a block scoped to one call (an invocation, or each run of a single-call case).
  */
-function wholeScope(obs: Observation, ctx: CheckContext): LogRecordView[] {
-  const facet = obs.label === null ? CaseLogCapture : LogCapture;
+function scopedRecords(obs: Observation, ctx: CheckContext): LogRecordView[] {
+  const facet = obs.calls.length > 0 ? CaseLogCapture : LogCapture;
   return obs.get(facet, ctx.locate(ctx.self.path)).map(logRecordView);
 }
 
 /**
  * `log_records: [<entry>, ...]` (conformance-adapter §5.5): an existence list over the records the
- * call emitted; each entry matches by the fields it names — `body`, `level` (severity text),
+ * block's calls emitted (every call's at case level, §8.4 — not a one-call directive); each entry matches by the fields it names — `body`, `level` (severity text),
  * `event_name`, `attributes` (subset), `attributes_absent` (none of the keys present), `trace_id` /
  * `span_id` (the record's OTel trace context; an all-zero id counts as absent). An entry with
  * `count: <n>` asserts exactly n records match it instead. The 0.109 fixtures write the trace
  * context inside `attributes`; the record view carries it there too (read from the context,
  * never from an attribute).
  */
-@directive({ name: "log_records", at: "expected", home: "general", summary: "log records the call emitted (existence list; count per entry)" })
+@directive({ name: "log_records", at: "expected", home: "general", summary: "log records the block's calls emitted (existence list; count per entry)" })
 export class LogRecords {
-  readonly scope = "call" as const;
   readonly schema: JsonSchema = {
     type: "array",
     items: { type: "object", properties: { ...ENTRY_PROPERTIES, count: { type: "integer", minimum: 0 } }, additionalProperties: false },
@@ -94,20 +94,19 @@ export class LogRecords {
     captureLogs(ctx);
   }
   check(value: Entry[], obs: Observation, ctx: CheckContext): void {
-    const records = obs.get(LogCapture, ctx.locate(ctx.self.path)).map(logRecordView);
+    const records = scopedRecords(obs, ctx);
     const plain = value.filter((e) => e.count === undefined);
     if (plain.length === value.length) {
       ctx.match(value, records, Shapes.list("existence", ENTRY));
       return;
     }
-    const whole = wholeScope(obs, ctx);
     for (const [i, entry] of value.entries()) {
       const { count, ...rest } = entry;
       if (count === undefined) {
         ctx.match([entry], records, Shapes.list("existence", ENTRY), `${ctx.label}[${i}]`);
         continue;
       }
-      const n = matching(rest, whole).length;
+      const n = matching(rest, records).length;
       if (n !== count) ctx.fail(`${n} captured log record(s) match the entry, expected ${count}`, { path: `${ctx.label}[${i}]`, expected: count, actual: n });
     }
   }
@@ -121,9 +120,9 @@ export class LogRecordsAbsent {
     captureLogs(ctx);
   }
   check(value: Entry[], obs: Observation, ctx: CheckContext): void {
-    const whole = wholeScope(obs, ctx);
+    const records = scopedRecords(obs, ctx);
     for (const [i, entry] of value.entries()) {
-      const hits = matching(entry, whole);
+      const hits = matching(entry, records);
       if (hits.length > 0) ctx.fail(`${hits.length} captured log record(s) match an absent entry, e.g. ${JSON.stringify(hits[0]!.body)}`, { path: `${ctx.label}[${i}]`, expected: "no record", actual: hits[0] });
     }
   }

@@ -29,6 +29,9 @@ directiveTester("log_records count / log_records_absent (conformance-adapter §5
     logged("  log_records:\n    - {level: ERROR, count: 0}"),
     // Case level of a two-call case: the whole case's records.
     logged("  log_records_absent:\n    - {level: WARNING}", 2),
+    logged("  log_records:\n    - {body: node a executing, count: 2}\n    - {level: INFO}", 2),
+    // run_count: the block applies to each run, reading that run's records.
+    logged("  log_records:\n    - {body: node a executing, count: 1}", 0, "run_count: 2"),
   ],
   invalid: [
     { code: logged("  log_records:\n    - {body: node a executing, count: 2}"), message: "1 captured log record(s) match the entry, expected 2" },
@@ -36,6 +39,7 @@ directiveTester("log_records count / log_records_absent (conformance-adapter §5
     { code: logged("  log_records_absent:\n    - {body: node a executing}"), message: "1 captured log record(s) match an absent entry" },
     // Both calls' records count at case level, not only the last call's.
     { code: logged("  log_records_absent:\n    - {level: INFO}", 2), message: "2 captured log record(s) match an absent entry" },
+    { code: logged("  log_records:\n    - {body: node a executing, count: 1}", 2), message: "2 captured log record(s) match the entry, expected 1" },
     { code: logged("  log_records_absent:\n    - {}"), category: "fixture_schema_invalid", message: "log_records_absent" },
   ],
 });
