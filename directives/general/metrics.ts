@@ -20,10 +20,13 @@ export class EnableMetrics {
   }
 }
 
-/** `metrics: [{instrument, dimensions, value?}, ...]` (§5.8): the call's recorded measurements. */
-@directive({ name: "metrics", at: "expected", home: "general", summary: "the call's metric measurements (a multiset)", section: "§5.8" })
+/**
+ * `metrics: [{instrument, dimensions, value?}, ...]` (§5.8): the measurements recorded "in the
+ * block's scope" — the call's in a block scoped to one call, every call's in the case-level block
+ * of a multi-invocation case (§8.4).
+ */
+@directive({ name: "metrics", at: "expected", home: "general", summary: "the block's metric measurements (a multiset)", section: "§5.8" })
 export class Metrics {
-  readonly scope = "call" as const;
   readonly schema: JsonSchema = {
     type: "array",
     items: {
@@ -37,7 +40,8 @@ export class Metrics {
     useOtelCapture(ctx);
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
-    const measurements = obs.get(MetricCapture, ctx.locate(ctx.self.path));
+    const where = ctx.locate(ctx.self.path);
+    const measurements = obs.calls.length > 0 ? obs.calls.flatMap((c) => c.get(MetricCapture, where)) : obs.get(MetricCapture, where);
     ctx.match(value, measurements, Shapes.list("unordered", Shapes.named({ keys: { dimensions: Shapes.exact() } })));
   }
 }

@@ -250,9 +250,21 @@ function globalSpans(obs: Observation, ctx: CheckContext): readonly ReadableSpan
   return obs.get(GlobalSpanCapture, ctx.locate(ctx.self.path));
 }
 
+/** The spans `read` gives for each call the block covers (null: already reported). */
+function readAll(obs: Observation, ctx: CheckContext, read: (obs: Observation, ctx: CheckContext) => readonly ReadableSpan[] | null): readonly ReadableSpan[] | null {
+  if (obs.calls.length === 0) return read(obs, ctx);
+  const out: ReadableSpan[] = [];
+  for (const c of obs.calls) {
+    const spans = read(c, ctx);
+    if (spans === null) return null;
+    out.push(...spans);
+  }
+  return out;
+}
+
 function leakAssertion(name: string, summary: string, read: (obs: Observation, ctx: CheckContext) => readonly ReadableSpan[] | null, test: (spans: readonly ReadableSpan[]) => string | null) {
   const cls = class {
-    readonly scope = "call" as const;
+    // Not a one-call directive (§8.4): the case-level block of a multi-invocation case reads every call.
     readonly schema: JsonSchema = { type: "boolean", const: true };
     configure(_value: unknown, ctx: ConfigureContext): void {
       useGlobalOtel(ctx);
@@ -260,7 +272,7 @@ function leakAssertion(name: string, summary: string, read: (obs: Observation, c
       useLangfuseCapture(ctx);
     }
     check(_value: true, obs: Observation, ctx: CheckContext): void {
-      const spans = read(obs, ctx);
+      const spans = readAll(obs, ctx, read);
       if (spans === null) return;
       const why = test(spans);
       if (why !== null) ctx.fail(`${name}: ${why}`);

@@ -43,3 +43,28 @@ directiveTester("a sessions claim reading spans composes the OTel capture (§6.3
   valid: [bare("  node_event_does_not_carry_session_id_field: true")],
   invalid: [],
 });
+
+/** Two calls, Langfuse client supplied on the global provider (mode (a)): its observations reach it. */
+const twoCallsSupplied = (expected: string) => `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes:
+  a: {update: {x: 1}}
+edges: [{from: a, to: END}]
+initial_state: {}
+caller_global_otel_active: true
+langfuse_client: {mode: supplied}
+invocations:
+  - {name: one}
+  - {name: two}
+expected:
+${expected}
+`;
+
+directiveTester("Langfuse leak assertions in the case-level block of a multi-invocation case (§8.4)", {
+  template: twoCallsSupplied,
+  capability: "observability",
+  valid: ["  langfuse_observations_on_global: true\n  no_payload_bearing_langfuse_observations_on_global: true\n  no_langfuse_observations_on_private: true"],
+  // Every call's observations are read: both calls' reached the global exporter.
+  invalid: [{ code: "  no_langfuse_observations_on_global: true", message: "2 reached it" }],
+});

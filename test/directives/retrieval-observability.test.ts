@@ -177,3 +177,24 @@ directiveTester("LLM metric claims", {
     { code: `${llm(LLM_OK)}\n${claims("total_bound_evaluated_when_total_tokens_sound")}`, message: "total-kind budget observations" },
   ],
 });
+
+/** Two embed calls (one per invocation): the case-level block's scope is both calls (§5.8, §8.4). */
+const twoCalls = (block: string) => `${call(EMBED, true, false)}
+${EMBED_OK}
+${EMBED_OK.split("\n").slice(1).join("\n")}
+invocations:
+  - {name: one}
+  - {name: two}
+expected:
+  metrics:
+${block}`;
+const USAGE = `    - {instrument: openarmature.gen_ai.client.token.usage, value: 4, dimensions: {${EMB_DIMS}, openarmature.gen_ai.token.type: input}}`;
+const DURATION = `    - {instrument: openarmature.gen_ai.client.operation.duration, dimensions: {${EMB_DIMS}}}`;
+
+directiveTester("metrics in the case-level block of a multi-invocation case (§5.8 'the block's scope')", {
+  template: twoCalls,
+  capability: OBS,
+  valid: [[USAGE, DURATION, USAGE, DURATION].join("\n")],
+  // Complete over both calls: one call's measurements are not all of them.
+  invalid: [{ code: [USAGE, DURATION].join("\n"), message: "expected.metrics" }],
+});
