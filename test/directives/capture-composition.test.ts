@@ -6,13 +6,16 @@
  */
 import { directiveTester } from "./tester.ts";
 
-const bare = (claims: string, dir = "") => `
+/** One node setting x. */
+const ONE_NODE = `
 state: {fields: {x: {type: int, default: 0}}}
 entry: a
 nodes:
   a: {update: {x: 1}}
 edges: [{from: a, to: END}]
-initial_state: {}
+initial_state: {}`;
+
+const bare = (claims: string, dir = "") => `${ONE_NODE}
 ${dir}
 expected:
   final_state: {x: 1}
@@ -45,13 +48,7 @@ directiveTester("a sessions claim reading spans composes the OTel capture (§6.3
 });
 
 /** Two calls, Langfuse client supplied on the global provider (mode (a)): its observations reach it. */
-const twoCallsSupplied = (expected: string) => `
-state: {fields: {x: {type: int, default: 0}}}
-entry: a
-nodes:
-  a: {update: {x: 1}}
-edges: [{from: a, to: END}]
-initial_state: {}
+const twoCallsSupplied = (expected: string) => `${ONE_NODE}
 caller_global_otel_active: true
 langfuse_client: {mode: supplied}
 invocations:
