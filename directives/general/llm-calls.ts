@@ -43,16 +43,7 @@ export class MockLlm {
         type: "object",
         additionalProperties: false,
         required: ["responses"],
-        properties: {
-          // §5.5: the mock presents an OpenAI-compatible provider, so it takes §5.11's OpenAI flags
-          // (absent: the capability is present); any other key would be silently dropped.
-          capabilities: {
-            type: "object",
-            additionalProperties: false,
-            properties: { supports_native_response_format: { type: "boolean" }, supports_image_input: { type: "boolean" } },
-          },
-          responses: { type: "array", items: ENTRY },
-        },
+        properties: { capabilities: { type: "object", additionalProperties: { type: "boolean" } }, responses: { type: "array", items: ENTRY } },
       },
     ],
   };

@@ -141,6 +141,6 @@ directiveTester("mock_llm {capabilities, responses} (conformance-adapter §5.5)"
     // Honored: without the flag the mock has image input, so the call completes.
     { code: imageCase("{}"), message: "but it completed" },
     // The mock is OpenAI-compatible: the Anthropic / Gemini flag (or a typo) is refused, never dropped.
-    { code: imageCase("{supports_native_structured_output: false}"), category: "fixture_schema_invalid", message: "unknown key 'supports_native_structured_output'" },
+    { code: imageCase("{supports_native_structured_output: false}"), category: "fixture_schema_invalid", message: ["mock_llm.capabilities.supports_native_structured_output", "'openai' mapping"] },
   ],
 });
