@@ -13,7 +13,7 @@ import { LLM_CASE } from "../../harness/llm/case.ts";
 import { LlmCallFacet } from "../../harness/llm/facets.ts";
 import { tracedCall } from "../../harness/llm/traced.ts";
 import { callsProvider } from "../../harness/provider-context.ts";
-import { noteSpanAssertion, useOtelCapture } from "../../harness/observability/capture.ts";
+import { noteSpanAssertion, OtelCaptureSlot, useOtelCapture } from "../../harness/observability/capture.ts";
 import { LlmResponses, useLlmResponses } from "../../harness/observability/llm.ts";
 import { ABSENT, capturedSpans, statusName } from "../../harness/observability/spans.ts";
 
@@ -40,8 +40,11 @@ export function llmSpansOf(obs: Observation, ctx: CheckContext): ReadableSpan[] 
  */
 export function traceCalls(ctx: ConfigureContext): void {
   ctx.whenConfigured(() => {
-    if (callsProvider(ctx, "llm")) ctx.slot(LLM_CASE).traced = tracedCall;
-    else useOtelCapture(ctx);
+    if (callsProvider(ctx, "llm")) {
+      // The case's otel_observer flags (§5.5.4 / §5.5.5), which the traced call's observer honors.
+      const flags = ctx.slot(OtelCaptureSlot).flags;
+      ctx.slot(LLM_CASE).traced = (run) => tracedCall(run, flags);
+    } else useOtelCapture(ctx);
   });
 }
 

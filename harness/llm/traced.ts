@@ -6,13 +6,17 @@
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { END, GraphBuilder, stateSchema } from "../../src/graph/index.ts";
 import type { Response } from "../../src/llm/index.ts";
-import { OTelObserver } from "../../src/observability/index.ts";
+import { OTelObserver, type OTelObserverOptions } from "../../src/observability/index.ts";
 
 const S = stateSchema({ fields: {} });
 
-export async function tracedCall(run: () => Promise<Response>): Promise<{ response?: Response; error?: unknown; spans: readonly unknown[] }> {
+/**
+ * `flags`: the case's `otel_observer` settings (conformance-adapter §5.5: §5.5.4 flags and the
+ * §5.5.5 payload cap), which the observer MUST honor here as in a graph case.
+ */
+export async function tracedCall(run: () => Promise<Response>, flags: Partial<OTelObserverOptions> = {}): Promise<{ response?: Response; error?: unknown; spans: readonly unknown[] }> {
   const exporter = new InMemorySpanExporter();
-  const observer = new OTelObserver({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const observer = new OTelObserver({ ...flags, spanProcessors: [new SimpleSpanProcessor(exporter)] });
   let response: Response | undefined;
   let error: unknown;
   const g = new GraphBuilder(S)

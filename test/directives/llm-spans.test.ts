@@ -144,3 +144,32 @@ directiveTester("mock_llm {capabilities, responses} (conformance-adapter §5.5)"
     { code: imageCase("{supports_native_structured_output: false}"), category: "fixture_schema_invalid", message: ["mock_llm.capabilities.supports_native_structured_output", "'openai' mapping"] },
   ],
 });
+
+/** A bare llm-provider call (traced in a one-node invocation for llm_spans) with case-level keys `extra`. */
+const bareCall = (extra: string, span: string) => `
+mock_provider:
+  responses:
+    - {status: 200, body: ${body()}}
+call:
+  operation: complete
+  messages: [{role: user, content: hi}]
+${extra}
+expected:
+  success: true
+  llm_spans:
+    - ${span}
+`;
+
+directiveTester("otel_observer honored on a traced llm-provider bare call (§5.5)", {
+  capability: "llm-provider",
+  template: (b) => b,
+  valid: [
+    bareCall("otel_observer: {disable_genai_semconv: true}", "{attempt_index: 0, attributes_absent: [gen_ai.system]}"),
+    bareCall("otel_observer: {disable_provider_payload: false}", "{attempt_index: 0, attributes: {openarmature.llm.input.messages: <any-string>}}"),
+  ],
+  invalid: [
+    // Without the flags the GenAI subset is emitted and the payload withheld: the same entries fail.
+    { code: bareCall("", "{attempt_index: 0, attributes_absent: [gen_ai.system]}"), message: "expected.llm_spans[0].attributes_absent" },
+    { code: bareCall("", "{attempt_index: 0, attributes: {openarmature.llm.input.messages: <any-string>}}"), message: "openarmature.llm.input.messages" },
+  ],
+});
