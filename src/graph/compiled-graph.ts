@@ -25,6 +25,7 @@ import {
   normalizeObserverInput,
   toRegistration,
   type Observer,
+  type ObserverInput,
   type ObserverOptions,
   type ObserverRegistration,
 } from "./observers.ts";
@@ -166,7 +167,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     const rt = this[INTERNALS];
     const invocationId = checkId("invocationId", options.invocationId);
     const correlationId = checkId("correlationId", options.correlationId);
-    const observers = (options.observers ?? []).map(normalizeObserverInput);
+    const observers = (options.observers ?? []).map((o) => scoped(rt, o, normalizeObserverInput(o)));
     const hooks: InvocationHooks[] = [...rt.hooks];
     if (options.hooks) hooks.push(options.hooks);
     const start = options.startAt;
@@ -269,4 +270,17 @@ function invocationInfo(inv: Invocation, entryNode: string): InvocationInfo {
     metadata: inv.metadata,
     timestamp: preciseNow(),
   });
+}
+
+/** An invocation observer's `graph` scope resolved to its runtime (must be `rt` or a subgraph of it). */
+function scoped(rt: GraphRuntime, input: ObserverInput, reg: ObserverRegistration): ObserverRegistration {
+  if (typeof input === "function" || input.graph === undefined) return reg;
+  const g = input.graph;
+  const target = (g as unknown) instanceof CompiledGraph ? g[INTERNALS] : undefined;
+  if (target === undefined || !rt.allGraphs.includes(target)) {
+    throw new RangeError(
+      `observer "${reg.name}": graph scope "${String(g.name)}" is neither graph "${rt.name}" nor one of its subgraphs — pass the compiled graph that runs inside this invocation`,
+    );
+  }
+  return Object.freeze({ ...reg, scope: target });
 }

@@ -113,6 +113,7 @@ export type {
   ObserverOptions,
   ObserverSpec,
   ObserverInput,
+  ScopeGraph,
   ObserverRegistration,
   ObserverErrorReport,
   ObserverErrorHandler,

@@ -58,6 +58,8 @@ export class Invocation {
   /** The hooks with `onNodeCompleted` (awaited after each completed node; none: nothing awaited). */
   readonly completedHooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
+  /** Whether any invocation observer carries a `graph` scope (frames then track their graph chain). */
+  readonly scoped: boolean;
   readonly onObserverError: ObserverErrorHandler;
   /**
    * Follows the caller's `InvokeOptions.signal` (same `reason`) until the invocation ends: cancels
@@ -106,6 +108,7 @@ export class Invocation {
     this.correlationId = init.correlationId ?? randomUUID();
     this.metadata = Object.freeze(init.metadata ? validateMetadata(init.metadata, "invoke()") : {});
     this.invocationObservers = init.observers;
+    this.scoped = init.observers.some((r) => r.scope !== undefined);
     this.hooks = init.hooks;
     this.syncHooks = init.hooks.filter(
       (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
@@ -188,6 +191,8 @@ export class Frame {
   readonly branchChain: readonly (string | null)[];
   readonly fanOutIndex: number | undefined;
   readonly branchName: string | undefined;
+  /** The graphs from the outermost down to this one, tracked only when an invocation observer is scoped. */
+  readonly graphs: readonly GraphRuntime[];
   /** Graph-attached observers from the outermost graph down to this one. */
   readonly graphChain: readonly ObserverRegistration[];
   /** graphChain + invocation-scoped observers: the recipients of this frame's events. */
@@ -255,6 +260,7 @@ export class Frame {
       this.fanOutIndex = undefined;
       this.branchName = undefined;
       this.graphChain = own;
+      this.graphs = inv.scoped ? Object.freeze([rt]) : EMPTY;
       this.signal = inv.signal;
     } else {
       const lin = boundary.lineage ?? {};
@@ -267,9 +273,13 @@ export class Frame {
       this.fanOutIndex = lin.fanOutIndex ?? parent.fanOutIndex;
       this.branchName = lin.branchName ?? parent.branchName;
       this.graphChain = own.length ? parent.graphChain.concat(own) : parent.graphChain;
+      this.graphs = !inv.scoped || parent.rt === rt ? parent.graphs : Object.freeze([...parent.graphs, rt]);
       this.signal = boundary.signal ?? parent.signal;
     }
-    this.recipients = inv.invocationObservers.length ? this.graphChain.concat(inv.invocationObservers) : this.graphChain;
+    const invObs = inv.scoped
+      ? inv.invocationObservers.filter((r) => r.scope === undefined || this.graphs.includes(r.scope as GraphRuntime))
+      : inv.invocationObservers;
+    this.recipients = invObs.length ? this.graphChain.concat(invObs) : this.graphChain;
     this.emits = this.recipients.length > 0 || inv.hooks.length > 0;
     this.currentCtx = undefined;
     this.state = Object.freeze({});

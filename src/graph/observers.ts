@@ -3,7 +3,12 @@
  * an invocation. Two registration modes — graph-attached (`CompiledGraph.attachObserver`) and
  * invocation-scoped (`invoke(state, { observers })`) — both accepting an optional `phases` set.
  */
+import type { CompiledGraph } from "./compiled-graph.ts";
 import type { NodePhase, ObserverEvent } from "./events.ts";
+import type { StateRecord } from "./state-types.ts";
+
+/** A compiled graph of any state type, as an invocation observer's `graph` scope. */
+export type ScopeGraph = CompiledGraph<StateRecord, unknown>;
 
 /** What an observer receives besides the event. */
 export interface DeliveryContext {
@@ -36,6 +41,15 @@ export interface ObserverOptions {
 /** An observer plus options, as accepted by `invoke({ observers })`. */
 export interface ObserverSpec extends ObserverOptions {
   readonly observer: Observer;
+  /**
+   * Scope the invocation-scoped observer to one graph's runs (an additional registration mode,
+   * §6 *MAY provide additional registration modes*): it receives only the events a graph-attached
+   * observer on `graph` would — those of `graph`'s nodes and of the graphs nested under them —
+   * during this invocation only. `graph` is the invoked graph or one of its subgraphs (anything
+   * else is a `RangeError` at `invoke()`). Its delivery position stays that of an
+   * invocation-scoped observer (after every graph-attached one, in the order passed).
+   */
+  readonly graph?: ScopeGraph;
 }
 
 /** Either a bare observer or an {@link ObserverSpec}. */
@@ -46,6 +60,8 @@ export interface ObserverRegistration {
   readonly observer: Observer;
   readonly phases: ReadonlySet<NodePhase> | null;
   readonly name: string;
+  /** @internal invocation-scoped only: the graph runtime whose runs the observer is scoped to. */
+  readonly scope?: unknown;
 }
 
 const VALID_PHASES: ReadonlySet<string> = new Set(["started", "completed", "suspended"]);
