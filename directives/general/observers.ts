@@ -7,7 +7,8 @@ import { configureOtelObserverBehavior } from "../legacy/retirements.ts";
 /**
  * `observers:` (conformance-adapter §5.5, §6.1): harness observers — `record`, `accumulate` or
  * `raise` — attached to the graph (`attach: graph`, on the `target` graph) or passed to one
- * invocation (`attach: invocation`), optionally phase-filtered and paced. The 0.109 form
+ * invocation (`attach: invocation`; a `target` other than `outer` scopes it to that graph's runs
+ * through the engine's `invoke({ observers: [{ graph }] })`), optionally phase-filtered and paced. The 0.109 form
  * `behavior: otel` (OTel emission as an observer behavior, which §5.5 rules out) is the legacy
  * bundle's: counted as a deprecation and translated to the §6.3 OTel capture.
  */

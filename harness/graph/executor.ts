@@ -195,6 +195,7 @@ class GraphRun {
       );
     }
     const registrationErrors = this.attachObservers(root, decls);
+    const invocationObservers = this.invocationObservers(root, decls);
     this.root = root;
     const hooks = this.rc.slot(GraphCaseHooksSlot);
     try {
@@ -224,7 +225,7 @@ class GraphRun {
         observation: obs,
       };
       let options: InvokeOptions = {
-        observers: this.invocationObservers(decls),
+        observers: [...invocationObservers],
         onObserverError: () => {},
         signal: this.rc.signal,
         ...(hooks.invocationHooks.length > 0 ? { hooks: mergeHooks(hooks.invocationHooks) } : {}),
@@ -327,15 +328,23 @@ class GraphRun {
     return errors;
   }
 
-  private invocationObservers(decls: readonly ObserverDecl[]): ObserverInput[] {
+  /**
+   * The `attach: invocation` observers, passed through `invoke({ observers })`. A target other than
+   * `outer` scopes the observer to that graph's runs (the engine's `graph` option): it receives what
+   * a graph-attached observer on the target would, for this one invocation.
+   */
+  private invocationObservers(root: CompiledGraph, decls: readonly ObserverDecl[]): ObserverInput[] {
     const out: ObserverInput[] = [];
     for (const d of decls) {
       if (d.attach !== "invocation") continue;
-      if (d.target !== "outer") {
-        throw new HarnessPrimitiveMissing("invocation observer target", `an invocation-attached observer can target only 'outer', not '${d.target}'`, this.rc.locate(d.path));
-      }
+      const g = this.targetGraph(root, d.target, d.path);
       const o = this.observers.get(d.name) as HarnessObserver;
-      out.push({ observer: o.observe, name: d.name, ...(d.phases !== undefined ? { phases: d.phases as NodePhase[] } : {}) });
+      out.push({
+        observer: o.observe,
+        name: d.name,
+        ...(g !== root ? { graph: g } : {}),
+        ...(d.phases !== undefined ? { phases: d.phases as NodePhase[] } : {}),
+      });
     }
     return out;
   }
@@ -347,7 +356,7 @@ class GraphRun {
     const g = name !== undefined ? this.graphs.get(name) : undefined;
     if (g === undefined || g === root) {
       throw new FixtureSchemaInvalid(
-        target === "inner" ? "observer target 'inner' but the graph runs no subgraph" : `observer target '${target}' names no subgraph or subgraph node`,
+        target === "inner" ? "observer target 'inner' but the graph runs no subgraph" : `observer target '${target}' names no subgraph or subgraph node (graph-engine §6 registers observers on a graph or an invocation, never on a node that runs no subgraph)`,
         this.rc.locate(path),
       );
     }
