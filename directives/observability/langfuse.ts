@@ -238,6 +238,14 @@ export class LangfuseClientDirective {
     additionalProperties: false,
   };
   configure(value: { mode: "credentials" | "supplied"; provider?: "global" | "isolated"; preexisting_same_key_client?: boolean; accept_shared_provider?: boolean }, ctx: ConfigureContext): void {
+    // §5.5: `provider` "applies only to mode: supplied"; `preexisting_same_key_client` is "meaningful
+    // only with mode: credentials". The seed defines no other pairing, so the other is refused rather
+    // than dropped (dropping it would run a different case than the one written).
+    const undefinedPairing = value.mode === "credentials" ? (value.provider !== undefined ? "provider" : null) : value.preexisting_same_key_client !== undefined ? "preexisting_same_key_client" : null;
+    if (undefinedPairing !== null) {
+      const applies = undefinedPairing === "provider" ? "applies only to mode: supplied (the harness builds that client on the provider)" : "is meaningful only with mode: credentials (it primes the construct-from-credentials singleton)";
+      throw new FixtureSchemaInvalid(`langfuse_client.${undefinedPairing} ${applies}; mode: ${value.mode} defines no ${undefinedPairing} (conformance-adapter §5.5) — drop the key or change the mode`, ctx.locate([...ctx.self.path, undefinedPairing]));
+    }
     const state = useLangfuseCapture(ctx);
     state.client.mode = value.mode;
     state.client.provider = value.provider ?? "global";

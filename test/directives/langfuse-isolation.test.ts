@@ -104,3 +104,27 @@ directiveTester("langfuse_observer trace hooks (§8.4.1)", {
     { code: privateText("langfuse_observer: {trace_output_from_state: {field: secret, returns: 1}}", ""), category: "fixture_schema_invalid", message: "trace_output_from_state" },
   ],
 });
+
+/**
+ * `langfuse_client` mode × provider / priming (§5.5): every pairing the seed defines runs as
+ * written — an omitted `provider` is `global` — and an undefined pairing (`provider` under
+ * credentials, `preexisting_same_key_client` under supplied) is refused at its key, never dropped.
+ */
+directiveTester("langfuse_client", {
+  template: (b) => b,
+  valid: [
+    privateText("langfuse_client: {mode: credentials}", "expected: {no_langfuse_observations_on_global: true}"),
+    privateText("langfuse_client: {mode: supplied}", "expected: {langfuse_observations_on_global: true}"),
+    privateText("langfuse_client: {mode: supplied, provider: global}", "expected: {langfuse_observations_on_global: true}"),
+    privateText("langfuse_client: {mode: supplied, provider: isolated}", "expected: {no_langfuse_observations_on_global: true}"),
+    privateText(PRIMED, "expected: {langfuse_observations_on_global: true}"),
+  ],
+  invalid: [
+    { code: privateText("langfuse_client: {mode: supplied}", "expected: {no_langfuse_observations_on_global: true}"), message: "no_langfuse_observations_on_global" },
+    { code: privateText("langfuse_client: {mode: supplied, provider: isolated}", "expected: {langfuse_observations_on_global: true}"), message: "none did" },
+    { code: privateText("langfuse_client: {mode: credentials, provider: global}", ""), category: "fixture_schema_invalid", message: "langfuse_client.provider applies only to mode: supplied" },
+    { code: privateText("langfuse_client: {mode: credentials, provider: isolated}", ""), category: "fixture_schema_invalid", message: "mode: credentials defines no provider" },
+    { code: privateText("langfuse_client: {mode: supplied, preexisting_same_key_client: true}", ""), category: "fixture_schema_invalid", message: "langfuse_client.preexisting_same_key_client is meaningful only with mode: credentials" },
+    { code: privateText("langfuse_client: {mode: supplied, provider: isolated, preexisting_same_key_client: false}", ""), category: "fixture_schema_invalid", message: "mode: supplied defines no preexisting_same_key_client" },
+  ],
+});
