@@ -3,7 +3,8 @@
  * directive that takes one: keys name fields the raised error exposes, read by their TypeScript
  * names (`from_version` → `fromVersion`), with the closed flavor set — a bare name (exact; a
  * mapping-valued field matches by the keys written), `_present` (non-null presence) and
- * `_mentions` (contains each substring).
+ * `_mentions` (contains each substring). Every flavor needs the error to expose the stem's field:
+ * the stem set is closed (§5.13), so `<coined>_present: false` fails rather than reading as absent.
  */
 import type { CheckContext } from "../../src/conformance/directive.ts";
 import { Shapes } from "../../src/conformance/matcher/index.ts";
@@ -56,7 +57,15 @@ export function checkCarries(carries: Readonly<Record<string, unknown>>, err: un
     const field = flavor === "value" ? key : key.slice(0, key.lastIndexOf("_"));
     const { has, value: got } = exposed(err, field);
     if (flavor === "present") {
-      const present = has && got !== null && got !== undefined;
+      // §5.13: a key MUST NOT coin a stem naming no field the error exposes, so `_present: false`
+      // asserts an exposed field is null — not that some unheard-of field is missing. The adapter
+      // holds no per-capability field catalog, so a stem the error does not expose is a mismatch
+      // (the fixture coined it, or the error lacks a field its spec defines), as for the other flavors.
+      if (!has) {
+        ctx.fail(`the ${what} exposes no field '${field}' (§5.13: a carries key names a field the error exposes; '${key}' asserts that field's presence)`, { path: sub, expected: want });
+        continue;
+      }
+      const present = got !== null && got !== undefined;
       if (present !== want) ctx.fail(`expected the error's '${field}' to be ${want === true ? "present" : "absent"}`, { path: sub, expected: want, actual: got ?? null });
       continue;
     }

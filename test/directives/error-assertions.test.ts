@@ -89,7 +89,21 @@ directiveTester("expected_error.carries (graph-engine)", {
     { code: "expected_error: {carries: {reducer_name_present: false}}", message: "expected_error.carries.reducer_name_present" },
     { code: "expected_error: {carries: {message_mentions: [append]}}", message: "to mention \"append\"" },
     { code: "expected_error: {carries: {no_such_field: 1}}", message: "exposes no field 'no_such_field'" },
+    // §5.13's stem set is closed: a coined stem does not read as an absent field.
+    { code: "expected_error: {carries: {no_such_field_present: false}}", message: "exposes no field 'no_such_field'" },
+    { code: "expected_error: {carries: {subgraph_name_present: false}}", message: "exposes no field 'subgraph_name'" },
     { code: "expected_error: {carries: {message_mentions: []}}", category: "fixture_schema_invalid", message: "carries" },
+  ],
+});
+
+// §5.13 `_present: false` on a field the error exposes, left unset: an invalid initial state fails
+// before any node runs, so the state_validation_error exposes node_name, with no value.
+directiveTester("expected_error.carries _present: false (graph-engine)", {
+  template: (b) => `${chain("v: {type: string, default: \"\"}", { a: "{update: {v: a}}" })}\ninitial_state: {v: 1}\n${b}`,
+  valid: ["expected_error: {category: state_validation_error, carries: {node_name_present: false, fields: [v]}}"],
+  invalid: [
+    { code: "expected_error: {carries: {node_name_present: true}}", message: "to be present" },
+    { code: "expected_error: {carries: {node_id_present: false}}", message: "exposes no field 'node_id'" },
   ],
 });
 
