@@ -178,7 +178,9 @@ describe("graph/drain: drainEventsFor()", () => {
     const r = await g.invoke({}, { observers: [obs] });
     expect(summary!.timeoutReached).to.equal(true);
     expect(summary!.undeliveredCount).to.be.at.least(4);
-    expect(took).to.be.lessThan(120);
+    // Honoring the 50 ms timeout returns in ~50 ms; waiting for the >= 4 undelivered events (60 ms
+    // each) would take >= 240 ms. The bound leaves room for a loaded machine (162 ms seen).
+    expect(took).to.be.lessThan(200);
     const s = await drainEventsFor(r.invocationId, { timeoutMs: 5000 });
     expect(s.timeoutReached).to.equal(false);
     expect(seen).to.have.length(6);
