@@ -12,12 +12,30 @@ import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { append, defineState, END, field, GraphBuilder, type CompileOptions } from "../../src/graph/index.ts";
 import { floorAppend, floorMerge } from "./floor.ts";
 import { LG_END, LG_START, looseStateGraph } from "./langgraph.ts";
-import type { Workload } from "./types.ts";
+import type { ScenarioPlan, Workload } from "./types.ts";
 
 export const CHAIN_NODES = 100;
 export const CHAIN_INVOCATIONS_PER_UNIT = 10;
 /** Invocations in one (untimed) warm-up call. */
 export const CHAIN_WARMUP_INVOCATIONS = 2;
+
+/**
+ * The plan every 100-node-chain scenario shares (`linear-chain`, `observed-chain`, `otel-chain*`):
+ * 10 invocations a unit, 20 rounds, 2 warm-up invocations; `unitExtra` names what else a unit
+ * includes (" + drain", " + span flush").
+ */
+export function chainPlan(quick: boolean, unitExtra: string, expected: unknown): ScenarioPlan {
+  return {
+    stepsPerUnit: CHAIN_INVOCATIONS_PER_UNIT * CHAIN_NODES,
+    unitLabel: `${CHAIN_INVOCATIONS_PER_UNIT} invocations × ${CHAIN_NODES} nodes${unitExtra}`,
+    rounds: quick ? 2 : 20,
+    minRounds: quick ? 1 : 8,
+    timeBudgetMs: quick ? 3_000 : 50_000,
+    warmupSteps: CHAIN_WARMUP_INVOCATIONS * CHAIN_NODES,
+    warmupCalls: 2,
+    expected,
+  };
+}
 
 export interface ChainState {
   readonly count: number;

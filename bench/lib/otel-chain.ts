@@ -26,6 +26,7 @@ import {
   CHAIN_INVOCATIONS_PER_UNIT,
   CHAIN_NODES,
   CHAIN_WARMUP_INVOCATIONS,
+  chainPlan,
   chainUpdate as update,
   langgraphChainGraph,
   NAMES,
@@ -54,16 +55,7 @@ export function expectedTracedUnit(attributes = false): TracedUnitResult {
 
 /** The plan of `otel-chain` and `otel-chain-attributes`. */
 export function tracedChainPlan(quick: boolean, attributes: boolean): ScenarioPlan {
-  return {
-    stepsPerUnit: CHAIN_INVOCATIONS_PER_UNIT * CHAIN_NODES,
-    unitLabel: `${CHAIN_INVOCATIONS_PER_UNIT} invocations × ${CHAIN_NODES} nodes + span flush`,
-    rounds: quick ? 2 : 20,
-    minRounds: quick ? 1 : 8,
-    timeBudgetMs: quick ? 3_000 : 50_000,
-    warmupSteps: CHAIN_WARMUP_INVOCATIONS * CHAIN_NODES,
-    warmupCalls: 2,
-    expected: expectedTracedUnit(attributes),
-  };
+  return chainPlan(quick, " + span flush", expectedTracedUnit(attributes));
 }
 
 /** The §5 attributes ours gives an invocation span (`otel-chain-attributes`). */

@@ -1,5 +1,5 @@
 /** (c) The linear chain with one recording observer attached, drained at the end of every unit. */
-import { CHAIN_INVOCATIONS_PER_UNIT, CHAIN_NODES, CHAIN_WARMUP_INVOCATIONS, expectedChainUnit, floorChain, langgraphChain, oursChain } from "../lib/chain.ts";
+import { chainPlan, expectedChainUnit, floorChain, langgraphChain, oursChain } from "../lib/chain.ts";
 import { defineScenario } from "../lib/types.ts";
 
 export default defineScenario({
@@ -13,16 +13,7 @@ export default defineScenario({
       "background-delivered observer with a drain — the closest match; streamMode \"tasks\" is pull-based " +
       "and consumed inline, so it has no drain); floor = the recorder called inline.",
   ],
-  plan: ({ quick }) => ({
-    stepsPerUnit: CHAIN_INVOCATIONS_PER_UNIT * CHAIN_NODES,
-    unitLabel: `${CHAIN_INVOCATIONS_PER_UNIT} invocations × ${CHAIN_NODES} nodes + drain`,
-    rounds: quick ? 2 : 20,
-    minRounds: quick ? 1 : 8,
-    timeBudgetMs: quick ? 3_000 : 50_000,
-    warmupSteps: CHAIN_WARMUP_INVOCATIONS * CHAIN_NODES,
-    warmupCalls: 2,
-    expected: expectedChainUnit(true),
-  }),
+  plan: ({ quick }) => chainPlan(quick, " + drain", expectedChainUnit(true)),
   runners: {
     ours: () => oursChain(true),
     langgraph: () => langgraphChain(true),

@@ -7,24 +7,15 @@
  * `invocations:` entry that does not write its own, as `initial_state` is — never dropped.
  */
 import { expect } from "chai";
-import { runSnippet } from "./tester.ts";
+import { oneNode, runSnippet } from "./tester.ts";
 
-const withInvoke = (block: string, expected = "  final_state: {v: 1}\n  drain_summary: {timeout_reached: false, undelivered_count: 0}") => `
-state:
-  fields:
-    v: {type: int, default: 0}
-entry: a
-nodes:
-  a: {update: {v: 1}}
-edges:
-  - {from: a, to: END}
-initial_state: {}
+const withInvoke = (block: string, expected = "  final_state: {v: 1}\n  drain_summary: {timeout_reached: false, undelivered_count: 0}") =>
+  oneNode(`initial_state: {}
 observers:
   - {name: obs, attach: graph, target: outer, behavior: record, sleep_ms_per_event: 5}
 ${block}
 expected:
-${expected}
-`;
+${expected}`);
 
 describe("§5.7 invoke container", function () {
   this.timeout(30_000);

@@ -9,7 +9,7 @@ import { expect } from "chai";
 import { loadConformance } from "../../src/conformance/setup.ts";
 import { runCaseToResult, type CaseResult } from "../../src/conformance/run.ts";
 import { casesOf } from "../conformance/helpers.ts";
-import { directiveTester } from "./tester.ts";
+import { directiveTester, oneNode } from "./tester.ts";
 import { chatCompletion } from "./templates.ts";
 
 const ok = chatCompletion("hello");
@@ -55,17 +55,7 @@ mock_embedding:
 ${block}
 `;
 
-const graph = (block: string) => `
-state:
-  fields:
-    v: {type: int, default: 0}
-entry: a
-nodes:
-  a: {update: {v: 1}}
-edges:
-  - {from: a, to: END}
-${block}
-`;
+const graph = oneNode;
 
 // `call:` is general: recognized, run and asserted in directories whose notes never defined it.
 for (const capability of ["graph-engine", "observability", "pipeline-utilities"]) {

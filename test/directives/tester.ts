@@ -54,6 +54,19 @@ export function directiveTester(name: string, spec: TesterSpec): void {
   });
 }
 
+/** A one-node graph (`a` sets `v` to 1, then END), followed by `rest` (case keys). */
+export const oneNode = (rest: string): string => `
+state:
+  fields:
+    v: {type: int, default: 0}
+entry: a
+nodes:
+  a: {update: {v: 1}}
+edges:
+  - {from: a, to: END}
+${rest}
+`;
+
 /** A three-node linear graph with an append log, for blocks that go under `expected:`. */
 export const linear = (expected: string, extra = ""): string => `
 state:
