@@ -9,7 +9,6 @@ import {
   stateSchema,
   type CompiledGraph,
   type CompileWarning,
-  type InvocationHooks,
   type InvocationResult,
   type InvokeOptions,
   type NodePhase,
@@ -31,26 +30,6 @@ import { CaseObservers, type ObserverDecl } from "./observer-decls.ts";
 import { CALL_RUNNER, GraphCaseHooksSlot, type CallContext, type CallRunner } from "./extensions.ts";
 
 const defaultRunner: CallRunner = (ctx) => ctx.graph.invoke(ctx.initialState, ctx.options);
-
-/** Several bundles' engine hooks as one (each awaited in registration order). */
-function mergeHooks(list: readonly InvocationHooks[]): InvocationHooks {
-  if (list.length === 1) return list[0]!;
-  const merged: { -readonly [K in keyof InvocationHooks]: InvocationHooks[K] } = {
-    async onNodeCompleted(event) {
-      for (const h of list) await h.onNodeCompleted?.(event);
-    },
-  };
-  // The synchronous lifecycle hooks (observability's OTel capture), only when some hook has them.
-  const sync = ["onInvocationStart", "onInvocationEnd", "onNodeEvent", "onChildRunStart", "onChildRunEnd", "onMetadataAugmented", "onTypedEvent"] as const;
-  for (const name of sync) {
-    const withIt = list.filter((h) => h[name] !== undefined);
-    if (withIt.length === 0) continue;
-    (merged as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      for (const h of withIt) (h[name] as (...a: unknown[]) => void).call(h, ...args);
-    };
-  }
-  return merged;
-}
 
 /** Plan inputs the graph executor reads. */
 export const RUN_COUNT = "run_count";
@@ -228,7 +207,7 @@ class GraphRun {
         observers: [...invocationObservers],
         onObserverError: () => {},
         signal: this.rc.signal,
-        ...(hooks.invocationHooks.length > 0 ? { hooks: mergeHooks(hooks.invocationHooks) } : {}),
+        ...(hooks.invocationHooks.length > 0 ? { hooks: hooks.invocationHooks } : {}),
       };
       for (const extra of hooks.invokeOptions) {
         const o = extra(base);

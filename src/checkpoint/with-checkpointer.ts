@@ -42,7 +42,6 @@ import type {
   InvocationHooks,
   InvocationResult,
   InvokeOptions,
-  NodeEvent,
   StateRecord,
 } from "../graph/index.ts";
 import { checkInvocationId, type Checkpointer } from "./checkpointer.ts";
@@ -70,16 +69,9 @@ export interface CheckpointInvokeOptions extends Omit<InvokeOptions, "startAt" |
 /** `resume()` options: `invocationId` and `correlationId` are ignored (§10.2, §10.4). */
 export type ResumeOptions = Omit<InvokeOptions, "startAt" | "startStep">;
 
-function combineHooks(first: InvocationHooks, second: InvocationHooks | undefined): InvocationHooks {
-  const a = first.onNodeCompleted;
-  const b = second?.onNodeCompleted;
-  if (!b) return first;
-  return {
-    async onNodeCompleted(ev: NodeEvent): Promise<void> {
-      await a?.(ev);
-      await b.call(second, ev);
-    },
-  };
+/** The recorder's hooks, then the caller's (every one of them: an OTel observer's spans too). */
+function combineHooks(first: InvocationHooks, second: InvokeOptions["hooks"]): readonly InvocationHooks[] {
+  return [first].concat(second ?? []);
 }
 
 /** A compiled graph bound to (at most) one Checkpointer — see the module comment. */

@@ -54,8 +54,8 @@ export interface CompileOptions {
   readonly onWarning?: (warning: CompileWarning) => void;
   /** Default observer-error channel for invocations of this graph (else `console.warn`). */
   readonly onObserverError?: ObserverErrorHandler;
-  /** Engine hooks for every invocation of this graph as the outermost graph (e.g. a checkpointer). */
-  readonly hooks?: InvocationHooks;
+  /** Engine hooks for every invocation of this graph as the outermost graph (e.g. a checkpointer): one object or several, called in order. */
+  readonly hooks?: InvocationHooks | readonly InvocationHooks[];
   /**
    * Default step limit of every invocation of this graph as the outermost graph (see
    * `InvokeOptions.maxSteps`, which overrides it). Positive integer; default: no limit.

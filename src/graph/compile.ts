@@ -16,7 +16,7 @@ import {
 import type { CompileOptions, GraphDefinition } from "./builder.ts";
 import { checkMaxSteps, CompiledGraph } from "./compiled-graph.ts";
 import { END, type End } from "./end.ts";
-import type { NodeBody, NodeCompileContext } from "./extension.ts";
+import type { InvocationHooks, NodeBody, NodeCompileContext } from "./extension.ts";
 import { INTERNALS, type CompiledEdge, type CompiledNode, type GraphRuntime } from "./internals.ts";
 import { lastWriteWins, type Reducer } from "./reducers.ts";
 import type { StateRecord } from "./state-types.ts";
@@ -219,7 +219,7 @@ export function compileGraph(def: GraphDefinition, options: CompileOptions): Com
     reducers,
     handle: {},
     allGraphs: [],
-    hooks: options.hooks ? [options.hooks] : [],
+    hooks: Object.freeze(([] as InvocationHooks[]).concat(options.hooks ?? [])),
     onObserverError: options.onObserverError,
     observers: Object.freeze([]),
     maxSteps: options.maxSteps,

@@ -168,8 +168,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     const invocationId = checkId("invocationId", options.invocationId);
     const correlationId = checkId("correlationId", options.correlationId);
     const observers = (options.observers ?? []).map((o) => scoped(rt, o, normalizeObserverInput(o)));
-    const hooks: InvocationHooks[] = [...rt.hooks];
-    if (options.hooks) hooks.push(options.hooks);
+    const hooks: readonly InvocationHooks[] = options.hooks ? rt.hooks.concat(options.hooks) : rt.hooks;
     const start = options.startAt;
     if (start !== undefined && !rt.nodes.has(start.node)) {
       throw new RangeError(`startAt: graph "${rt.name}" has no node "${start.node}"`);

@@ -95,6 +95,15 @@ export interface NodeEvent<S extends StateRecord = StateRecord> extends EventLin
 }
 
 /**
+ * A node attempt as a hook that brackets attempts sees it ({@link InvocationHooks.onNodeAttemptStart}
+ * / `onNodeAttemptEnd`): the fields of the attempt's {@link NodeEvent} — `phase`, `timestamp` and,
+ * at its end, `postState` / `error` / `descriptor` — read from the running dispatch, so no event
+ * object is built and frozen for the hook. Every `NodeEvent` is one too. Read it during the call
+ * only: the same object goes on to describe the attempt's end and the dispatch's later attempts.
+ */
+export type NodeAttempt<S extends StateRecord = StateRecord> = Omit<NodeEvent<S>, "kind">;
+
+/**
  * Registry of observer event kinds: `kind` → event type. Extend by declaration merging (see the
  * module comment). The union {@link ObserverEvent} follows automatically.
  */

@@ -21,7 +21,7 @@ import {
   StepLimitExceededError,
   type ErrorLocation,
 } from "./errors.ts";
-import type { NodeEvent, NodeEventExtras, NodePhase, ObserverEvent } from "./events.ts";
+import type { FanOutConfig, NodeAttempt, NodeEvent, NodeEventExtras, NodePhase, ObserverEvent, ParallelBranchesConfig } from "./events.ts";
 import {
   GraphInterrupt,
   preciseNow,
@@ -31,7 +31,7 @@ import {
   type SubgraphRunOptions,
 } from "./extension.ts";
 import { INTERNALS, type CompiledNode, type GraphRuntime } from "./internals.ts";
-import { childPrefix, currentAttemptIndex, engineStorage, Frame, type ChildPrefix, type Invocation } from "./invocation.ts";
+import { childPrefix, currentAttemptIndex, engineStorage, Frame, takesAttempts, type ChildPrefix, type Invocation } from "./invocation.ts";
 import { mergeInto } from "./merge.ts";
 import { MetadataCell } from "./invocation-metadata.ts";
 import { resolveEdge } from "./routing.ts";
@@ -86,6 +86,8 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   hookEvent: NodeEvent | undefined = undefined;
   /** Shared by every child frame this dispatch runs (fan-out instances, branches). */
   childPrefix: ChildPrefix | undefined = undefined;
+  /** What attempt hooks see of this dispatch's current attempt (built on first use). */
+  view: AttemptView | undefined = undefined;
   private ns: readonly string[] | undefined = undefined;
 
   constructor(frame: Frame, node: CompiledNode, state: State) {
@@ -271,11 +273,14 @@ function loc(ctx: DispatchContext, state: State): ErrorLocation {
   };
 }
 
+/** The frozen §6 node event of `ctx`'s current attempt, at `phase` (its pre-state: the attempt's). */
 function nodeEvent(
   ctx: DispatchContext,
   phase: NodePhase,
-  pre: State,
-  extra: { postState?: State; error?: GraphRuntimeError; descriptor?: unknown } | undefined,
+  timestamp: number,
+  postState: State | undefined,
+  error: GraphRuntimeError | undefined,
+  descriptor: unknown,
 ): NodeEvent {
   const f = ctx.frame;
   const inv = f.inv;
@@ -285,7 +290,7 @@ function nodeEvent(
     nodeName: ctx.node.name,
     namespace: ctx.namespace,
     step: ctx.step,
-    preState: pre,
+    preState: ctx.attemptPre,
     parentStates: f.parentStates,
     attemptIndex: ctx.attemptIdx,
     fanOutIndexChain: f.fanOutChain,
@@ -293,15 +298,13 @@ function nodeEvent(
     invocationId: inv.id,
     correlationId: inv.correlationId,
     graphName: f.rt.name,
-    timestamp: preciseNow(),
+    timestamp,
   };
   if (f.fanOutIndex !== undefined) ev["fanOutIndex"] = f.fanOutIndex;
   if (f.branchName !== undefined) ev["branchName"] = f.branchName;
-  if (extra !== undefined) {
-    if (extra.postState !== undefined) ev["postState"] = extra.postState;
-    if (extra.error !== undefined) ev["error"] = extra.error;
-    if (extra.descriptor !== undefined) ev["descriptor"] = extra.descriptor;
-  }
+  if (postState !== undefined) ev["postState"] = postState;
+  if (error !== undefined) ev["error"] = error;
+  if (descriptor !== undefined) ev["descriptor"] = descriptor;
   const x = ctx.extras;
   if (x !== undefined) {
     if (x.fanOutConfig !== undefined) ev["fanOutConfig"] = Object.freeze({ ...x.fanOutConfig });
@@ -310,10 +313,103 @@ function nodeEvent(
   return Object.freeze(ev) as unknown as NodeEvent;
 }
 
-function deliver(f: Frame, ev: NodeEvent): void {
+/**
+ * @internal A dispatch's current attempt as attempt hooks see it ({@link NodeAttempt}): the fields
+ * its node event would carry, read from the dispatch; one per dispatch, its phase fields set before
+ * each call.
+ */
+class AttemptView implements NodeAttempt {
+  readonly #ctx: DispatchContext;
+  phase: NodePhase = "started";
+  timestamp = 0;
+  postState: State | undefined = undefined;
+  error: GraphRuntimeError | undefined = undefined;
+  descriptor: unknown = undefined;
+  constructor(ctx: DispatchContext) {
+    this.#ctx = ctx;
+  }
+  get nodeName(): string {
+    return this.#ctx.node.name;
+  }
+  get namespace(): readonly string[] {
+    return this.#ctx.namespace;
+  }
+  get step(): number {
+    return this.#ctx.step!;
+  }
+  get preState(): State {
+    return this.#ctx.attemptPre;
+  }
+  get attemptIndex(): number {
+    return this.#ctx.attemptIdx;
+  }
+  get parentStates(): readonly State[] {
+    return this.#ctx.frame.parentStates;
+  }
+  get fanOutIndexChain(): readonly (number | null)[] {
+    return this.#ctx.frame.fanOutChain;
+  }
+  get branchNameChain(): readonly (string | null)[] {
+    return this.#ctx.frame.branchChain;
+  }
+  get fanOutIndex(): number | undefined {
+    return this.#ctx.frame.fanOutIndex;
+  }
+  get branchName(): string | undefined {
+    return this.#ctx.frame.branchName;
+  }
+  get invocationId(): string {
+    return this.#ctx.frame.inv.id;
+  }
+  get correlationId(): string {
+    return this.#ctx.frame.inv.correlationId;
+  }
+  get graphName(): string {
+    return this.#ctx.frame.rt.name;
+  }
+  get fanOutConfig(): FanOutConfig | undefined {
+    return this.#ctx.extras?.fanOutConfig;
+  }
+  get parallelBranchesConfig(): ParallelBranchesConfig | undefined {
+    return this.#ctx.extras?.parallelBranchesConfig;
+  }
+}
+
+/**
+ * Dispatch a node event of `ctx`'s current attempt (§6), now: attempt hooks get the attempt itself;
+ * event hooks and the observer queue get a frozen {@link NodeEvent}, built only when one of them —
+ * or the caller (`needEvent`: `onNodeCompleted` hooks) — will read it. Returns that event, if built.
+ */
+function emitNode(
+  ctx: DispatchContext,
+  phase: NodePhase,
+  postState: State | undefined,
+  error: GraphRuntimeError | undefined,
+  descriptor: unknown,
+  needEvent: boolean,
+): NodeEvent | undefined {
+  const f = ctx.frame;
   const inv = f.inv;
-  if (inv.syncHooks.length) for (const h of inv.syncHooks) h.onNodeEvent?.(ev);
-  if (f.recipients.length && inv.worker) inv.worker.enqueue(ev, f.recipients);
+  const timestamp = preciseNow();
+  const queued = f.recipients.length !== 0 && inv.worker !== null;
+  const ev = needEvent || queued || inv.eventHookCount !== 0 ? nodeEvent(ctx, phase, timestamp, postState, error, descriptor) : undefined;
+  if (inv.attemptHookCount !== 0) {
+    const view = (ctx.view ??= new AttemptView(ctx));
+    view.phase = phase;
+    view.timestamp = timestamp;
+    view.postState = postState;
+    view.error = error;
+    view.descriptor = descriptor;
+    for (const h of inv.syncHooks) {
+      if (!takesAttempts(h)) h.onNodeEvent?.(ev!);
+      else if (phase === "started") h.onNodeAttemptStart?.(view);
+      else h.onNodeAttemptEnd?.(view);
+    }
+  } else if (ev !== undefined && inv.eventHookCount !== 0) {
+    for (const h of inv.syncHooks) h.onNodeEvent?.(ev);
+  }
+  if (queued) inv.worker!.enqueue(ev!, f.recipients);
+  return ev;
 }
 
 async function runHooks(inv: Invocation, ev: NodeEvent): Promise<void> {
@@ -335,7 +431,7 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
       e.parentStates = f.parentStates;
       e.step = ctx.step;
     }
-    if (ctx.open && eventful) deliver(f, nodeEvent(ctx, "suspended", ctx.attemptPre, { descriptor: e.descriptor }));
+    if (ctx.open && eventful) emitNode(ctx, "suspended", undefined, undefined, e.descriptor, false);
     ctx.open = false;
     return e;
   }
@@ -358,8 +454,7 @@ function closeWithError(ctx: DispatchContext, e: unknown): unknown {
   }
   if (ctx.pendingFailure !== undefined && ctx.pendingFailure.raw === e) ctx.pendingFailure = undefined;
   if (ctx.open && eventful && !ctx.suppressed) {
-    const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { error: err });
-    deliver(f, ev);
+    const ev = emitNode(ctx, "completed", undefined, err, undefined, f.inv.completedHooks.length !== 0);
     if (f.inv.completedHooks.length) ctx.hookEvent = ev;
   }
   ctx.open = false;
@@ -414,7 +509,7 @@ function runAttempt(ctx: DispatchContext, s: State): unknown {
       // Without middleware the attempt runs in its graph run's own context, whose attempt index
       // `runGraph` read once (one AsyncLocalStorage lookup per run, not per node: bench otel-chain).
       if (node.middleware.length) ctx.attemptIdx = currentAttemptIndex();
-      deliver(f, nodeEvent(ctx, "started", s, undefined));
+      emitNode(ctx, "started", undefined, undefined, undefined, false);
     }
     const r = node.middleware.length ? runBodyMarked(ctx, s) : node.body(s, ctx);
     // Without middleware the dispatch loop closes a failed attempt itself; with middleware (which may
@@ -475,7 +570,7 @@ function ownIf(e: unknown, inv: Invocation): unknown {
 /** Merge a partial update through the field reducers, then validate the changed fields (§2, §4). */
 function applyUpdate(ctx: DispatchContext, prior: State, update: unknown): State {
   try {
-    return mergeInto(ctx.frame.rt, prior, update, ctx.node.name, ctx);
+    return mergeInto(ctx.frame.rt, prior, update, ctx.node.name, ctx, true);
   } catch (e) {
     throw ownIf(e, ctx.frame.inv);
   }
@@ -583,10 +678,10 @@ export async function runGraph(frame: Frame, start: string, initial: State, resu
     if (ctx.open) {
       ctx.open = false;
       if (frame.emits && node.emitsEvents) {
-        const ev = nodeEvent(ctx, "completed", ctx.attemptPre, { postState: post });
-        deliver(frame, ev);
+        const hooked = inv.completedHooks.length !== 0;
+        const ev = emitNode(ctx, "completed", post, undefined, undefined, hooked);
         // Only hooks with `onNodeCompleted` are awaited: lifecycle-only hooks (the OTel observer) cost no await.
-        if (inv.completedHooks.length) await runHooks(inv, ev);
+        if (hooked) await runHooks(inv, ev!);
       }
     }
     if (next === END) {

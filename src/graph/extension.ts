@@ -9,7 +9,7 @@ import type { CompileErrorCategory, CompileWarningCategory } from "./compile-err
 import type { CompiledGraph } from "./compiled-graph.ts";
 import type { DrainOptions, DrainSummary } from "./drain.ts";
 import type { RouteTarget } from "./end.ts";
-import type { EventLineage, NodeEvent, NodeEventExtras, ObserverEvent } from "./events.ts";
+import type { EventLineage, NodeAttempt, NodeEvent, NodeEventExtras, ObserverEvent } from "./events.ts";
 import { currentAttemptIndex, engineStorage } from "./invocation.ts";
 import { validateMetadata, emptyMetadata, type InvocationMetadata } from "./invocation-metadata.ts";
 import type { Reducer } from "./reducers.ts";
@@ -198,6 +198,15 @@ export interface InvocationHooks {
   onInvocationEnd?(info: InvocationInfo, end: InvocationEnd): void;
   /** Every node event (`started` before the body runs, `completed`, `suspended`), as it is dispatched. */
   onNodeEvent?(event: NodeEvent): void;
+  /**
+   * The lighter form of `onNodeEvent` for a hook that brackets each node attempt (a tracer opening
+   * and closing a span): called at the same moments — `onNodeAttemptStart` for `started`,
+   * `onNodeAttemptEnd` for `completed` / `suspended` — with the running attempt itself rather than a
+   * frozen event built for the call. A hook with either is not handed `onNodeEvent`, so an
+   * observer may offer both: this form to the engine, the event form to code that forwards events.
+   */
+  onNodeAttemptStart?(attempt: NodeAttempt): void;
+  onNodeAttemptEnd?(attempt: NodeAttempt): void;
   /**
    * A child graph run begins / ends inside a node: a subgraph node's run, a fan-out instance, a
    * parallel branch (`runSubgraph`). `error` is what the run raised (absent on success).

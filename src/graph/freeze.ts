@@ -30,6 +30,11 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Deep-freeze the elements of `list`, not the list itself. */
+export function deepFreezeElements(list: readonly unknown[]): void {
+  for (let i = 0; i < list.length; i++) deepFreeze(list[i]);
+}
+
 /**
  * A deep-frozen copy of the plain arrays/objects reachable from `value` (what enters state from a
  * caller): already-frozen subtrees and non-plain objects are shared by reference, so a value the

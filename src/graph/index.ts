@@ -85,6 +85,7 @@ export type { RuntimeErrorCategory, RuntimeErrorCategories, ValidationIssue, Err
 export { isNodeEvent } from "./events.ts";
 export type {
   NodeEvent,
+  NodeAttempt,
   NodePhase,
   EventLineage,
   FanOutConfig,

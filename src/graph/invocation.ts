@@ -43,6 +43,11 @@ export function currentAttemptIndex(): number {
 
 const EMPTY: readonly never[] = Object.freeze([]);
 
+/** @internal A hook that takes node attempts — and so no node events (`InvocationHooks.onNodeAttemptStart`). */
+export function takesAttempts(h: InvocationHooks): boolean {
+  return h.onNodeAttemptStart !== undefined || h.onNodeAttemptEnd !== undefined;
+}
+
 /** @internal One outermost invocation. */
 export class Invocation {
   readonly id: string;
@@ -55,6 +60,9 @@ export class Invocation {
   readonly hooks: readonly InvocationHooks[];
   /** The hooks with any synchronous lifecycle method (called inline by the engine). */
   readonly syncHooks: readonly InvocationHooks[];
+  /** How many hooks take node attempts (`onNodeAttemptStart` / `End`), and how many node events instead. */
+  readonly attemptHookCount: number;
+  readonly eventHookCount: number;
   /** The hooks with `onNodeCompleted` (awaited after each completed node; none: nothing awaited). */
   readonly completedHooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
@@ -111,8 +119,12 @@ export class Invocation {
     this.scoped = init.observers.some((r) => r.scope !== undefined);
     this.hooks = init.hooks;
     this.syncHooks = init.hooks.filter(
-      (h) => h.onNodeEvent || h.onChildRunStart || h.onChildRunEnd || h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
+      (h) =>
+        h.onNodeEvent || h.onNodeAttemptStart || h.onNodeAttemptEnd || h.onChildRunStart || h.onChildRunEnd ||
+        h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
     );
+    this.attemptHookCount = this.syncHooks.filter(takesAttempts).length;
+    this.eventHookCount = this.syncHooks.filter((h) => h.onNodeEvent && !takesAttempts(h)).length;
     this.completedHooks = init.hooks.filter((h) => h.onNodeCompleted);
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;

@@ -5,7 +5,7 @@
  * loop and the public {@link CompiledGraph.mergeUpdate}.
  */
 import { NodeException, ReducerError, StateValidationError, type ValidationIssue } from "./errors.ts";
-import { deepFreeze, freezeShallow } from "./freeze.ts";
+import { deepFreeze, deepFreezeElements, freezeShallow } from "./freeze.ts";
 import type { GraphRuntime } from "./internals.ts";
 import type { Locator } from "./routing.ts";
 import { append, lastWriteWins, reducerNameOf } from "./reducers.ts";
@@ -34,7 +34,8 @@ function isPlainObject(v: object): boolean {
  * nothing was written. Throws — unowned — `node_exception` for an update that is not a plain object
  * (a list, a scalar, a `Map`, a class instance), `reducer_error`
  * when a reducer raises, `state_validation_error` when a merged field fails its type; `where` locates
- * the error (asked only on failure).
+ * the error (asked only on failure). `built`: `prior` is a state the schema built (the engine's own
+ * states, not a caller's object), so the schema's generated copier may copy it (state-copy.ts).
  */
 export function mergeInto(
   rt: Pick<GraphRuntime, "schema" | "reducers">,
@@ -42,6 +43,7 @@ export function mergeInto(
   update: unknown,
   nodeName: string,
   where: Locator,
+  built = false,
 ): State {
   if (update === undefined || update === null) return prior;
   // A Map or class instance would read as an empty update (its entries are not own keys): refuse it.
@@ -61,7 +63,10 @@ export function mergeInto(
     if (value === undefined) continue;
     const reducer = rt.reducers.get(key) ?? lastWriteWins;
     let merged: unknown;
-    deepFreeze(value);
+    // `append` keeps the update's elements, not its list (it copies them into a new list, or returns
+    // the update itself, frozen below, when the prior is empty): freeze the elements only.
+    if (reducer === append && Array.isArray(value)) deepFreezeElements(value);
+    else deepFreeze(value);
     if (reducer === lastWriteWins) merged = value;
     else {
       try {
@@ -71,7 +76,7 @@ export function mergeInto(
       }
       freezeShallow(merged);
     }
-    if (next === undefined) next = { ...prior };
+    if (next === undefined) next = built ? schema.copyState(prior) : { ...prior };
     next[key] = merged;
     // `append` concatenates two lists and a list type constrains only its elements, so with the
     // prior value valid (every state is), the merged list is valid exactly when the appended part

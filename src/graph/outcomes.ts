@@ -34,8 +34,11 @@ export interface InvokeOptions {
    * `compile({ maxSteps })`. Positive integer; default: no limit.
    */
   readonly maxSteps?: number;
-  /** Engine extension: hooks awaited inline by the engine (see `InvocationHooks`). */
-  readonly hooks?: InvocationHooks;
+  /**
+   * Engine extension: hooks called inline by the engine (see `InvocationHooks`) — one object or
+   * several, called in order after the graph's own (`compile({ hooks })`).
+   */
+  readonly hooks?: InvocationHooks | readonly InvocationHooks[];
   /** Engine extension (resume): start at this node — and, inside subgraphs, at `inner` positions. */
   readonly startAt?: StartPosition;
   /** Engine extension (resume): first §6 step number (default 0). */

@@ -25,6 +25,7 @@ import {
   type TypeNode,
 } from "./type-strings.ts";
 import { compileValidator, type Validator } from "./validation.ts";
+import { canonicalCopier, spreadCopy, type StateCopier } from "./state-copy.ts";
 import { editDistance } from "./edit-distance.ts";
 
 /** A resolved field of a {@link StateSchema} (or of a record type). */
@@ -190,6 +191,7 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
   #full: Validator | undefined;
   #perField = new Map<string, Validator | null>();
   #defaultsChecked = false;
+  #copier: StateCopier | undefined;
 
   /** @internal use {@link defineState} / {@link stateSchema}. */
   constructor(
@@ -231,6 +233,17 @@ export class StateSchema<S extends StateRecord = StateRecord, U = Partial<S>> {
       ...(records.size ? { $defs: this.#defs } : {}),
     });
     this.defaults = Object.freeze(defaults) as Readonly<Partial<S>>;
+  }
+
+  /**
+   * @internal A fresh, unfrozen copy of `state`, a state this schema built (`create()` or a merge of
+   * one): with every field defaulted and undeclared fields refused, such states all have the
+   * declared keys in declaration order, and a generated copier copies them (state-copy.ts).
+   */
+  copyState(state: Readonly<StateRecord>): Record<string, unknown> {
+    this.#copier ??=
+      this.extraFields === "forbid" && [...this.fields.values()].every((f) => f.hasDefault) ? canonicalCopier(this.fieldNames) : spreadCopy;
+    return this.#copier(state);
   }
 
   /** Is `name` a declared field? */

@@ -230,7 +230,7 @@ export class TurnHarness {
 
   /** §8.4: run the turn's invoke inside the wrapper span when a {@link TurnSpans} is attached. */
   #inTurnSpan(options: TurnInvokeOptions, start: TurnSpanStart, run: () => Promise<TurnResult>): Promise<TurnResult> {
-    const spans = this.#options.turnSpans ?? ([options.hooks, ...this.graph.hooks] as unknown[]).find(isTurnSpans);
+    const spans = this.#options.turnSpans ?? ([] as unknown[]).concat(options.hooks ?? [], this.graph.hooks).find(isTurnSpans);
     if (spans === undefined) return run();
     return spans.runInTurnSpan(start, run, turnSpanEnd);
   }

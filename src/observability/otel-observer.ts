@@ -40,6 +40,7 @@ import {
   type EventLineage,
   type InvocationMetadata,
   type MetadataAugmentation,
+  type NodeAttempt,
   type NodeEvent,
   type ObserverEvent,
 } from "../graph/index.ts";
@@ -132,8 +133,20 @@ interface InvocationTrace {
   readonly info: InvocationInfo;
   readonly sessionId: string | undefined;
   readonly root: Open;
-  /** Node spans by `key(namespace, chains) + attempt`. */
+  /** Node spans by `key(namespace, chains) + attempt` (but the outermost graph's running node: `top`). */
   readonly nodes: Map<string, Open>;
+  /**
+   * The open span of the outermost graph's running plain node, with its name, attempt and lineage —
+   * kept out of `nodes`: the outermost graph runs one node at a time, so a one-entry slot finds it
+   * without building a span-table key (bench otel-chain). Should a second one start while the first
+   * is open (its completed event suppressed), the first moves to `nodes`.
+   */
+  top: Open | undefined;
+  topName: string;
+  topAttempt: number;
+  topNamespace: readonly string[];
+  topFanOutChain: readonly (number | null)[];
+  topBranchChain: readonly (string | null)[];
   /** Child-run spans (subgraph, fan-out instance, branch dispatch) by `key(namespace, child chains)`. */
   readonly runs: Map<string, RunSpans>;
   /**
@@ -198,6 +211,8 @@ function lineageKeys(ns: readonly string[], fan: readonly (number | null)[], bra
   if (Object.isFrozen(ns) && Object.isFrozen(fan) && Object.isFrozen(branch)) keyCache.set(ns, keys);
   return keys;
 }
+
+const NO_CHAIN: readonly never[] = Object.freeze([]);
 
 /** Epoch milliseconds from 1973 on: certainly not a `performance.now()` reading. */
 const EPOCH_MS_FLOOR = 1e11;
@@ -312,7 +327,8 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
 
   /** A span started with no attributes (they are set after the start: `#attributesAfterStart`). */
   #startBare(name: string, parent: Context, startTime: number): Span {
-    return this.#tracer.startSpan(name, { kind: SpanKind.INTERNAL, startTime: hrTime(startTime) }, parent);
+    // `kind` left out: INTERNAL is the SDK's default.
+    return this.#tracer.startSpan(name, { startTime: hrTime(startTime) }, parent);
   }
 
   /** The §5.6 attributes for `metadata`: recomputed only when the metadata snapshot changes (snapshots are immutable). */
@@ -331,7 +347,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const parent = turn !== undefined && !turn.used ? turn.ctx : null;
       if (turn) turn.used = true;
       const root = this.#start(INVOCATION_SPAN_NAME, parent, attrs, info.timestamp);
-      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
+      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), top: undefined, topName: "", topAttempt: 0, topNamespace: NO_CHAIN, topFanOutChain: NO_CHAIN, topBranchChain: NO_CHAIN, runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
     });
   }
 
@@ -349,6 +365,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
         span.setStatus({ code: SpanStatusCode.OK });
       }
       // Anything still open (an unwound suspension, a cancelled branch) closes with the invocation.
+      if (t.top !== undefined && !t.top.borrowed) t.top.span.end(end.timestamp);
       for (const o of t.nodes.values()) if (!o.borrowed) o.span.end(end.timestamp);
       for (const r of t.runs.values()) endRun(r, end.timestamp);
       for (const held of t.heldBranches.values()) for (const r of held.values()) endRun(r, end.timestamp);
@@ -365,23 +382,58 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     return t.root.ctx;
   }
 
+  /**
+   * A node event, for code that forwards events to this observer (a hook of its own calling on): the
+   * engine hands the observer node attempts instead ({@link onNodeAttemptStart}), building no event.
+   */
   onNodeEvent(e: NodeEvent): void {
-    // Called twice per node: no `#guard` closure here (bench otel-chain), the same catch.
+    if (e.phase === "started") this.onNodeAttemptStart(e);
+    else this.onNodeAttemptEnd(e);
+  }
+
+  /** A node attempt begins: its span opens (§4.1), current while the body runs. */
+  onNodeAttemptStart(a: NodeAttempt): void {
+    // Called once per node: no `#guard` closure here (bench otel-chain), the same catch.
     try {
-      const t = this.#traces.get(e.invocationId);
-      if (t === undefined) return;
-      const k = nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex);
-      if (e.phase === "started") this.#nodeStarted(t, e, k);
-      else this.#nodeEnded(t, e, k);
+      const t = this.#traces.get(a.invocationId);
+      if (t !== undefined) this.#nodeStarted(t, a);
     } catch (err) {
-      this.#onError(err, "onNodeEvent");
+      this.#onError(err, "onNodeAttemptStart");
     }
   }
 
-  #nodeStarted(t: InvocationTrace, e: NodeEvent, k: string): void {
+  /** A node attempt completes or suspends: its span closes with the §4.2 status. */
+  onNodeAttemptEnd(a: NodeAttempt): void {
+    try {
+      const t = this.#traces.get(a.invocationId);
+      if (t !== undefined) this.#nodeEnded(t, a);
+    } catch (err) {
+      this.#onError(err, "onNodeAttemptEnd");
+    }
+  }
+
+  /** The open span of the node at a lineage and attempt. */
+  #node(t: InvocationTrace, ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[], attempt: number): Open | undefined {
+    if (t.top !== undefined && ns.length === 1 && t.topName === ns[0] && t.topAttempt === attempt) return t.top;
+    return t.nodes.size === 0 ? undefined : t.nodes.get(nodeKey(ns, fan, branch, attempt));
+  }
+
+  /** Put `open`, the span of a top-level plain node attempt `e`, in the `top` slot. */
+  #setTop(t: InvocationTrace, e: NodeAttempt, open: Open): void {
+    if (t.top !== undefined) t.nodes.set(nodeKey(t.topNamespace, t.topFanOutChain, t.topBranchChain, t.topAttempt), t.top);
+    t.top = open;
+    t.topName = e.nodeName;
+    t.topAttempt = e.attemptIndex;
+    t.topNamespace = e.namespace;
+    t.topFanOutChain = e.fanOutIndexChain;
+    t.topBranchChain = e.branchNameChain;
+  }
+
+  #nodeStarted(t: InvocationTrace, e: NodeAttempt): void {
     // The SDK copies array attribute values (`sanitizeAttributes`), so the frozen namespace goes as is.
     const cross = this.#cross(t, t.augmented === true ? getInvocationMetadata() : t.info.metadata);
-    if (this.#attributesAfterStart && e.namespace.length === 1 && e.fanOutConfig === undefined && e.parallelBranchesConfig === undefined) {
+    const topPlain = e.namespace.length === 1 && e.fanOutConfig === undefined && e.parallelBranchesConfig === undefined;
+    if (this.#attributesAfterStart && topPlain) {
       // The common case (a top-level plain node): the attributes go straight onto the span, in the
       // order the general path gives them, without building and walking an attributes object.
       const span = this.#startBare(e.nodeName, t.root.ctx, e.timestamp);
@@ -392,9 +444,10 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       span.setAttributes(cross);
       if (e.fanOutIndex !== undefined) span.setAttribute(Attr.fanOutIndex, e.fanOutIndex);
       if (e.branchName !== undefined) span.setAttribute(Attr.branchName, e.branchName);
-      t.nodes.set(k, new Open(span));
+      this.#setTop(t, e, new Open(span));
       return;
     }
+    const k = nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex);
     const attrs: Attributes = {
       [Attr.nodeName]: e.nodeName,
       [Attr.namespace]: e.namespace as string[],
@@ -428,14 +481,23 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       }
     }
     const parent = e.namespace.length === 1 ? t.root.ctx : this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
-    t.nodes.set(k, this.#start(e.nodeName, parent, attrs, e.timestamp));
+    const open = this.#start(e.nodeName, parent, attrs, e.timestamp);
+    if (topPlain) this.#setTop(t, e, open);
+    else t.nodes.set(k, open);
   }
 
-  #nodeEnded(t: InvocationTrace, e: NodeEvent, k: string): void {
-    const open = t.nodes.get(k);
-    if (!open) return;
-    t.nodes.delete(k);
-    if (t.heldBranches.size !== 0 || t.branchOrder.size !== 0) this.#closeHeldBranches(t, k, e.timestamp);
+  #nodeEnded(t: InvocationTrace, e: NodeAttempt): void {
+    let open: Open | undefined;
+    if (t.top !== undefined && e.namespace.length === 1 && t.topName === e.namespace[0] && t.topAttempt === e.attemptIndex) {
+      open = t.top;
+      t.top = undefined;
+    } else {
+      const k = nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex);
+      open = t.nodes.get(k);
+      if (!open) return;
+      t.nodes.delete(k);
+      if (t.heldBranches.size !== 0 || t.branchOrder.size !== 0) this.#closeHeldBranches(t, k, e.timestamp);
+    }
     const span = open.span;
     if (e.phase === "suspended") {
       span.setAttribute(Attr.outcome, "suspended");
@@ -459,7 +521,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     this.#guard("onChildRunStart", () => {
       const t = this.#traces.get(r.invocationId);
       if (!t) return;
-      const own = t.nodes.get(nodeKey(r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex));
+      const own = this.#node(t, r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex);
       const parent = own?.ctx ?? this.#parentOf(t, r.namespace, r.fanOutIndexChain, r.branchNameChain);
       const cross = this.#cross(t, r.metadata);
       let name = r.nodeName;
@@ -526,7 +588,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
         } else o.span.setStatus({ code: SpanStatusCode.OK });
       }
       const owner = nodeKey(r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex);
-      if (r.branchName !== undefined && t.nodes.has(owner)) {
+      if (r.branchName !== undefined && this.#node(t, r.namespace, r.fanOutIndexChain, r.branchNameChain, r.attemptIndex) !== undefined) {
         // §6 step 5: a dispatch span closes with its parallel-branches node, in declaration order.
         let held = t.heldBranches.get(owner);
         if (!held) t.heldBranches.set(owner, (held = new Map()));
@@ -562,7 +624,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const attrs = userAttributes(a.added);
       const ns = a.namespace;
       if (ns === undefined) return;
-      t.nodes.get(nodeKey(ns, a.fanOutIndexChain, a.branchNameChain, a.attemptIndex))?.span.setAttributes(attrs);
+      this.#node(t, ns, a.fanOutIndexChain, a.branchNameChain, a.attemptIndex)?.span.setAttributes(attrs);
       for (let d = ns.length - 1; d >= 1; d--) {
         const run = t.runs.get(key(ns.slice(0, d), a.fanOutIndexChain.slice(0, d), a.branchNameChain.slice(0, d)));
         if (!run) continue;
@@ -604,7 +666,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
    * false — or a wrapper, or the node span is not open) the nearest open wrapper span.
    */
   #eventParent(t: InvocationTrace, e: EventLineage, fromBody = true): Context {
-    const node = fromBody ? t.nodes.get(nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex)) : undefined;
+    const node = fromBody ? this.#node(t, e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex) : undefined;
     return node?.ctx ?? this.#parentOf(t, e.namespace, e.fanOutIndexChain, e.branchNameChain);
   }
 

@@ -41,7 +41,6 @@ import {
   type InvocationOutcomeBase,
   type InvocationResult,
   type InvokeOptions,
-  type NodeEvent,
   type StateRecord,
   type StateSchema,
   type SuspendedInvocation,
@@ -109,28 +108,9 @@ export type SuspendInvokeOptions<O extends InvokeOptions = InvokeOptions, S exte
   readonly signalPayload?: Readonly<Partial<S>>;
 };
 
-/**
- * The suspension scope's hooks, then the caller's: every hook either defines, each called on its
- * own object (a caller's lifecycle hooks — an OTel observer's spans — are kept, not dropped).
- */
-function combineHooks(first: InvocationHooks, second: InvocationHooks | undefined): InvocationHooks {
-  if (!second) return first;
-  const out: { -readonly [K in keyof InvocationHooks]: InvocationHooks[K] } = {};
-  if (first.onNodeCompleted || second.onNodeCompleted) {
-    out.onNodeCompleted = async (ev: NodeEvent): Promise<void> => {
-      await first.onNodeCompleted?.(ev);
-      await second.onNodeCompleted?.(ev);
-    };
-  }
-  const SYNC = ["onInvocationStart", "onInvocationEnd", "onNodeEvent", "onChildRunStart", "onChildRunEnd", "onMetadataAugmented", "onTypedEvent"] as const;
-  for (const k of SYNC) {
-    if (!first[k] && !second[k]) continue;
-    (out as Record<string, unknown>)[k] = (...args: unknown[]): void => {
-      (first[k] as ((...a: unknown[]) => void) | undefined)?.apply(first, args);
-      (second[k] as ((...a: unknown[]) => void) | undefined)?.apply(second, args);
-    };
-  }
-  return out;
+/** The suspension scope's hooks, then the caller's (every one of them: an OTel observer's spans too). */
+function combineHooks(first: InvocationHooks, second: InvokeOptions["hooks"]): readonly InvocationHooks[] {
+  return [first].concat(second ?? []);
 }
 
 function causeChainHas(e: unknown, target: unknown): boolean {

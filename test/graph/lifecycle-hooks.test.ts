@@ -11,6 +11,7 @@ import {
   type ChildRunInfo,
   type InvocationHooks,
   type MetadataAugmentation,
+  type NodeAttempt,
   type ObserverEvent,
 } from "../../src/graph/index.ts";
 import { fanOut } from "../../src/pipeline/index.ts";
@@ -79,6 +80,79 @@ describe("graph: synchronous lifecycle hooks (observability seams)", () => {
       ["fan", 0, [0], true, "work"],
       ["fan", 1, [1], true, "work"],
     ]);
+  });
+
+  /** A graph exercising every field a node event carries: fan-out lineage and config, a retried attempt, a failure. */
+  function richGraph() {
+    const Inner = defineState({ idx: field.int().default(0), out: field.int().default(0) });
+    const inner = new GraphBuilder(Inner).addNode("work", (s) => ({ out: s.idx * 2 })).setEntry("work").compile({ name: "inner" });
+    const P = defineState({ items: field.list(field.int()).default([]), outs: field.list(field.int()).default([]).reducer(append) });
+    let calls = 0;
+    return new GraphBuilder(P)
+      .addNode("fan", fanOut({ subgraph: inner, itemsField: "items", itemField: "idx", collectField: "out", targetField: "outs" }))
+      .addNode(
+        "flaky",
+        () => {
+          if (++calls === 1) throw new Error("once");
+          return { outs: [9] };
+        },
+        { middleware: [retry({ maxAttempts: 2, backoff: constantBackoff(0), classifier: () => true })] },
+      )
+      .addNode("boom", () => {
+        throw new Error("boom");
+      })
+      .addEdge("fan", "flaky")
+      .addEdge("flaky", "boom")
+      .addEdge("boom", END)
+      .setEntry("fan")
+      .compile({ name: "outer" });
+  }
+
+  /** What a hook reads of an event or attempt, copied at the call (an attempt is live). */
+  const FIELDS = [
+    "phase", "nodeName", "namespace", "step", "preState", "postState", "error", "descriptor", "parentStates", "attemptIndex",
+    "fanOutIndex", "branchName", "fanOutIndexChain", "branchNameChain", "invocationId", "correlationId", "graphName",
+    "timestamp", "fanOutConfig", "parallelBranchesConfig",
+  ] as const;
+  const snapshot = (a: NodeAttempt): Record<string, unknown> => Object.fromEntries(FIELDS.map((k) => [k, a[k]]));
+
+  it("node attempt hooks see, at the same moments, exactly what node event hooks see", async () => {
+    const events: Record<string, unknown>[] = [];
+    const attempts: Record<string, unknown>[] = [];
+    const order: string[] = [];
+    const eventHook: InvocationHooks = { onNodeEvent: (e) => (events.push(snapshot(e)), order.push(`event:${e.phase}:${e.nodeName}`)) };
+    const attemptHook: InvocationHooks = {
+      onNodeAttemptStart: (a) => (attempts.push(snapshot(a)), order.push(`attempt:${a.phase}:${a.nodeName}`)),
+      onNodeAttemptEnd: (a) => (attempts.push(snapshot(a)), order.push(`attempt:${a.phase}:${a.nodeName}`)),
+    };
+    await runtimeErrorOf(richGraph().invoke({ items: [1, 2] }, { hooks: [attemptHook, eventHook] }));
+    expect(events.length).to.be.greaterThan(10);
+    expect(attempts).to.deep.equal(events);
+    expect(attempts.some((a) => a["attemptIndex"] === 1 && a["nodeName"] === "flaky")).to.equal(true);
+    expect(attempts.some((a) => a["fanOutConfig"] !== undefined)).to.equal(true);
+    expect(attempts.some((a) => a["error"] !== undefined)).to.equal(true);
+    // Each moment: the attempt hook, then the event hook (their order in `hooks`).
+    for (let i = 0; i < order.length; i += 2) expect(order[i + 1]).to.equal(order[i]!.replace("attempt:", "event:"));
+  });
+
+  it("a hook with attempt methods is not handed node events, even when it has `onNodeEvent` too", async () => {
+    const seen: string[] = [];
+    const both: InvocationHooks = {
+      onNodeEvent: (e) => seen.push(`event:${e.phase}`),
+      onNodeAttemptStart: (a) => seen.push(`start:${a.phase}`),
+      onNodeAttemptEnd: (a) => seen.push(`end:${a.phase}`),
+    };
+    const g = new GraphBuilder(S).addNode("a", () => ({ v: 1 })).setEntry("a").compile({ name: "g" });
+    await g.invoke({}, { hooks: both });
+    expect(seen).to.deep.equal(["start:started", "end:completed"]);
+  });
+
+  it("hooks given as a list run in order after the graph's own", async () => {
+    const log: string[] = [];
+    const tag = (t: string): InvocationHooks => ({ onInvocationStart: () => log.push(t) });
+    const g = new GraphBuilder(S).addNode("a", () => ({ v: 1 })).setEntry("a").compile({ name: "g", hooks: [tag("compiled-1"), tag("compiled-2")] });
+    await g.invoke({}, { hooks: [tag("call-1"), tag("call-2")] });
+    expect(log).to.deep.equal(["compiled-1", "compiled-2", "call-1", "call-2"]);
   });
 });
 

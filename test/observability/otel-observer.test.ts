@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { trace, SpanStatusCode } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { append, defineState, END, field, GraphBuilder, setInvocationMetadata } from "../../src/graph/index.ts";
+import { append, defineState, END, field, GraphBuilder, setInvocationMetadata, type NodeExecutionContext } from "../../src/graph/index.ts";
 import { fanOut, parallelBranches } from "../../src/pipeline/index.ts";
 import { retry } from "../../src/pipeline/middleware/index.ts";
 import { OTelObserver, truncatePayload } from "../../src/observability/index.ts";
@@ -239,6 +239,44 @@ describe("observability: OTel span content does not depend on how spans are expo
         expect(span, `${name} attempt ${attempt}`).to.not.equal(undefined);
         expect(span!.attributes, `${name} attempt ${attempt}, viaExporter ${viaExporter}`).to.include({ "openarmature.user.tenant": "t", "openarmature.user.tier": "gold" });
       }
+    }
+  });
+
+  it("a top-level node's span stays open to the invocation's end when its failure's completed event is suppressed; child runs nest under a plain node's span", async () => {
+    const Inner = defineState({ v: field.int().default(0) });
+    const inner = new GraphBuilder(Inner).addNode("in", () => ({ v: 5 })).setEntry("in").compile({ name: "inner" });
+    const g = new GraphBuilder(S)
+      // The engine's extension context (what node kinds get): the node context a body sees, widened.
+      .addNode("caller", async (_s, ctx) => ({ v: (await (ctx as unknown as NodeExecutionContext).runSubgraph(inner, {})).v }))
+      .addNode("quiet", (_s, ctx) => {
+        (ctx as unknown as NodeExecutionContext).suppressCompletedEvent();
+        throw new Error("quietly");
+      })
+      .addEdge("caller", "quiet")
+      .addEdge("quiet", END)
+      .setEntry("caller")
+      .compile({ name: "g" });
+    for (const viaExporter of [false, true]) {
+      const exported = new InMemorySpanExporter();
+      const errors: unknown[] = [];
+      const otel = viaExporter
+        ? new OTelObserver({ exporter: exported, onError: (e) => errors.push(e) })
+        : new OTelObserver({ spanProcessors: [new SimpleSpanProcessor(exported)], onError: (e) => errors.push(e) });
+      await g.invoke({}, { hooks: otel }).catch(() => undefined);
+      await otel.forceFlush();
+      const spans = exported.getFinishedSpans();
+      expect(errors, `viaExporter ${viaExporter}`).to.deep.equal([]);
+      const [inv] = byName(spans, "openarmature.invocation");
+      const [quiet] = byName(spans, "quiet");
+      const [child] = byName(spans, "in");
+      expect(quiet!.endTime, `viaExporter ${viaExporter}`).to.deep.equal(inv!.endTime);
+      expect(parentOf(quiet!)).to.equal(inv!.spanContext().spanId);
+      // runSubgraph from a plain node's body: the child run's span (named for the node) under the
+      // node's span, the inner node's under the run's.
+      const caller = byName(spans, "caller").find((x) => parentOf(x) === inv!.spanContext().spanId);
+      const run = spans.find((x) => x.spanContext().spanId === parentOf(child!));
+      expect(run?.name).to.equal("caller");
+      expect(parentOf(run!), `viaExporter ${viaExporter}`).to.equal(caller!.spanContext().spanId);
     }
   });
 
