@@ -86,8 +86,6 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
   hookEvent: NodeEvent | undefined = undefined;
   /** Shared by every child frame this dispatch runs (fan-out instances, branches). */
   childPrefix: ChildPrefix | undefined = undefined;
-  /** What attempt hooks see of this dispatch's current attempt (built on first use). */
-  view: AttemptView | undefined = undefined;
   private ns: readonly string[] | undefined = undefined;
 
   constructor(frame: Frame, node: CompiledNode, state: State) {
@@ -315,11 +313,11 @@ function nodeEvent(
 
 /**
  * @internal A dispatch's current attempt as attempt hooks see it ({@link NodeAttempt}): the fields
- * its node event would carry, read from the dispatch; one per dispatch, its phase fields set before
- * each call.
+ * its node event would carry, read from the dispatch. One per invocation, pointed at the dispatch
+ * and given the phase fields right before each call (hooks read it during the call only).
  */
-class AttemptView implements NodeAttempt {
-  readonly #ctx: DispatchContext;
+export class AttemptView implements NodeAttempt {
+  #ctx: DispatchContext;
   phase: NodePhase = "started";
   timestamp = 0;
   postState: State | undefined = undefined;
@@ -327,6 +325,16 @@ class AttemptView implements NodeAttempt {
   descriptor: unknown = undefined;
   constructor(ctx: DispatchContext) {
     this.#ctx = ctx;
+  }
+  /** Describe `ctx`'s current attempt at `phase`. */
+  set(ctx: DispatchContext, phase: NodePhase, timestamp: number, postState: State | undefined, error: GraphRuntimeError | undefined, descriptor: unknown): this {
+    this.#ctx = ctx;
+    this.phase = phase;
+    this.timestamp = timestamp;
+    this.postState = postState;
+    this.error = error;
+    this.descriptor = descriptor;
+    return this;
   }
   get nodeName(): string {
     return this.#ctx.node.name;
@@ -394,12 +402,7 @@ function emitNode(
   const queued = f.recipients.length !== 0 && inv.worker !== null;
   const ev = needEvent || queued || inv.eventHookCount !== 0 ? nodeEvent(ctx, phase, timestamp, postState, error, descriptor) : undefined;
   if (inv.attemptHookCount !== 0) {
-    const view = (ctx.view ??= new AttemptView(ctx));
-    view.phase = phase;
-    view.timestamp = timestamp;
-    view.postState = postState;
-    view.error = error;
-    view.descriptor = descriptor;
+    const view = (inv.attemptView ??= new AttemptView(ctx)).set(ctx, phase, timestamp, postState, error, descriptor);
     for (const h of inv.syncHooks) {
       if (!takesAttempts(h)) h.onNodeEvent?.(ev!);
       else if (phase === "started") h.onNodeAttemptStart?.(view);

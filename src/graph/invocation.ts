@@ -14,6 +14,7 @@ import { setMaxListeners } from "node:events";
 import { DeliveryWorker } from "./delivery-queue.ts";
 import { registerWorker, unregisterWorker } from "./drain.ts";
 import type { ObserverEvent } from "./events.ts";
+import type { AttemptView } from "./execution.ts";
 import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
 import type { GraphRuntime } from "./internals.ts";
 import { warnObserverError, type ObserverErrorHandler, type ObserverRegistration } from "./observers.ts";
@@ -63,6 +64,8 @@ export class Invocation {
   /** How many hooks take node attempts (`onNodeAttemptStart` / `End`), and how many node events instead. */
   readonly attemptHookCount: number;
   readonly eventHookCount: number;
+  /** What attempt hooks are handed (`execution.ts`), built on first use. */
+  attemptView: AttemptView | undefined = undefined;
   /** The hooks with `onNodeCompleted` (awaited after each completed node; none: nothing awaited). */
   readonly completedHooks: readonly InvocationHooks[];
   readonly invocationObservers: readonly ObserverRegistration[];
