@@ -253,8 +253,6 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   readonly #detachedFanOuts: ReadonlySet<string>;
   readonly #onError: (error: unknown, where: string) => void;
   readonly #traces = new Map<string, InvocationTrace>();
-  /** The trace `#trace` found last (cleared when its invocation ends). */
-  #last: InvocationTrace | undefined = undefined;
   /** The open turn span (§4.6) of the calling context; its first invocation becomes its child. */
   readonly #turn = new AsyncLocalStorage<{ ctx: Context; used: boolean }>();
   readonly #providerFlags: LlmSpanFlags;
@@ -358,7 +356,6 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const t = this.#traces.get(info.invocationId);
       if (!t) return;
       this.#traces.delete(info.invocationId);
-      if (this.#last === t) this.#last = undefined;
       const span = t.root.span;
       if (end.outcome === "failed") {
         span.setAttribute(Attr.errorCategory, categoryOf(end.error));
@@ -394,23 +391,11 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     else this.onNodeAttemptEnd(e);
   }
 
-  /**
-   * The trace of invocation `id`: the last one looked up, else from the table (node attempts come
-   * in runs of the same invocation: bench otel-chain).
-   */
-  #trace(id: string): InvocationTrace | undefined {
-    const last = this.#last;
-    if (last !== undefined && last.info.invocationId === id) return last;
-    const t = this.#traces.get(id);
-    if (t !== undefined) this.#last = t;
-    return t;
-  }
-
   /** A node attempt begins: its span opens (§4.1), current while the body runs. */
   onNodeAttemptStart(a: NodeAttempt): void {
     // Called once per node: no `#guard` closure here (bench otel-chain), the same catch.
     try {
-      const t = this.#trace(a.invocationId);
+      const t = this.#traces.get(a.invocationId);
       if (t !== undefined) this.#nodeStarted(t, a);
     } catch (err) {
       this.#onError(err, "onNodeAttemptStart");
@@ -420,7 +405,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   /** A node attempt completes or suspends: its span closes with the §4.2 status. */
   onNodeAttemptEnd(a: NodeAttempt): void {
     try {
-      const t = this.#trace(a.invocationId);
+      const t = this.#traces.get(a.invocationId);
       if (t !== undefined) this.#nodeEnded(t, a);
     } catch (err) {
       this.#onError(err, "onNodeAttemptEnd");
