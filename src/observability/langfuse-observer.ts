@@ -23,7 +23,7 @@ import { BasicTracerProvider, type ReadableSpan, type SpanExporter, type SpanPro
 import { LANGFUSE_TRACER_NAME, LangfuseOtelSpanAttributes } from "@langfuse/core";
 import { createObservationAttributes, createTraceAttributes } from "@langfuse/tracing";
 import { LangfuseSpanProcessor } from "@langfuse/otel";
-import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeEvent } from "../graph/index.ts";
+import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeAttempt, NodeEvent } from "../graph/index.ts";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
 import { LLM_SPAN, renderInvocation, type LangfuseObservation, type LangfuseTrace, type ProviderEventFacts } from "./langfuse-mapping.ts";
 import { OTelObserver, type OTelObserverOptions } from "./otel-observer.ts";
@@ -355,16 +355,31 @@ export class LangfuseObserver implements InvocationHooks {
     this.#otel.onInvocationStart(info);
   }
 
+  /** A node event, for code that forwards events to this observer; the engine hands it node attempts. */
   onNodeEvent(e: NodeEvent): void {
-    this.#guard("onNodeEvent", () => {
-      const r = this.#running.get(e.invocationId);
-      if (!r || e.namespace.length !== 1) return;
-      if (e.phase === "started") {
-        if (!("initial" in r)) r.initial = e.preState;
-        r.finalNode = e.nodeName;
-      } else r.finalState = e.postState ?? e.preState;
+    if (e.phase === "started") this.onNodeAttemptStart(e);
+    else this.onNodeAttemptEnd(e);
+  }
+
+  /** A node attempt begins (the engine's call: no event object is built for it). */
+  onNodeAttemptStart(a: NodeAttempt): void {
+    this.#guard("onNodeAttemptStart", () => {
+      const r = this.#running.get(a.invocationId);
+      if (!r || a.namespace.length !== 1) return;
+      if (!("initial" in r)) r.initial = a.preState;
+      r.finalNode = a.nodeName;
     });
-    this.#otel.onNodeEvent(e);
+    this.#otel.onNodeAttemptStart(a);
+  }
+
+  /** A node attempt completes or suspends. */
+  onNodeAttemptEnd(a: NodeAttempt): void {
+    this.#guard("onNodeAttemptEnd", () => {
+      const r = this.#running.get(a.invocationId);
+      if (!r || a.namespace.length !== 1) return;
+      r.finalState = a.postState ?? a.preState;
+    });
+    this.#otel.onNodeAttemptEnd(a);
   }
 
   onChildRunStart(r: ChildRunInfo): void {
