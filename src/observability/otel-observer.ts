@@ -136,13 +136,12 @@ interface InvocationTrace {
   /** Node spans by `key(namespace, chains) + attempt` (but the outermost graph's running node: `top`). */
   readonly nodes: Map<string, Open>;
   /**
-   * The open span of the outermost graph's running plain node, with its name, attempt and lineage —
+   * The open span of the outermost graph's running plain node, with its attempt and lineage —
    * kept out of `nodes`: the outermost graph runs one node at a time, so a one-entry slot finds it
    * without building a span-table key (bench otel-chain). Should a second one start while the first
    * is open (its completed event suppressed), the first moves to `nodes`.
    */
   top: Open | undefined;
-  topName: string;
   topAttempt: number;
   topNamespace: readonly string[];
   topFanOutChain: readonly (number | null)[];
@@ -347,7 +346,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const parent = turn !== undefined && !turn.used ? turn.ctx : null;
       if (turn) turn.used = true;
       const root = this.#start(INVOCATION_SPAN_NAME, parent, attrs, info.timestamp);
-      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), top: undefined, topName: "", topAttempt: 0, topNamespace: NO_CHAIN, topFanOutChain: NO_CHAIN, topBranchChain: NO_CHAIN, runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
+      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), top: undefined, topAttempt: 0, topNamespace: NO_CHAIN, topFanOutChain: NO_CHAIN, topBranchChain: NO_CHAIN, runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
     });
   }
 
@@ -414,7 +413,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
 
   /** The open span of the node at a lineage and attempt. */
   #node(t: InvocationTrace, ns: readonly string[], fan: readonly (number | null)[], branch: readonly (string | null)[], attempt: number): Open | undefined {
-    if (t.top !== undefined && ns.length === 1 && t.topName === ns[0] && t.topAttempt === attempt) return t.top;
+    if (isTop(t, ns, attempt)) return t.top;
     return t.nodes.size === 0 ? undefined : t.nodes.get(nodeKey(ns, fan, branch, attempt));
   }
 
@@ -422,7 +421,6 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   #setTop(t: InvocationTrace, e: NodeAttempt, open: Open): void {
     if (t.top !== undefined) t.nodes.set(nodeKey(t.topNamespace, t.topFanOutChain, t.topBranchChain, t.topAttempt), t.top);
     t.top = open;
-    t.topName = e.nodeName;
     t.topAttempt = e.attemptIndex;
     t.topNamespace = e.namespace;
     t.topFanOutChain = e.fanOutIndexChain;
@@ -488,8 +486,8 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
 
   #nodeEnded(t: InvocationTrace, e: NodeAttempt): void {
     let open: Open | undefined;
-    if (t.top !== undefined && e.namespace.length === 1 && t.topName === e.namespace[0] && t.topAttempt === e.attemptIndex) {
-      open = t.top;
+    if (isTop(t, e.namespace, e.attemptIndex)) {
+      open = t.top!;
       t.top = undefined;
     } else {
       const k = nodeKey(e.namespace, e.fanOutIndexChain, e.branchNameChain, e.attemptIndex);
@@ -729,6 +727,11 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     const c = this.activeContext();
     return c ? trace.getSpan(c) : undefined;
   }
+}
+
+/** Whether the `top` slot holds the span of the node at `ns` (a top-level one), attempt `attempt`. */
+function isTop(t: InvocationTrace, ns: readonly string[], attempt: number): boolean {
+  return t.top !== undefined && ns.length === 1 && t.topNamespace[0] === ns[0] && t.topAttempt === attempt;
 }
 
 function lastNonNull<T>(chain: readonly (T | null)[]): T | undefined {
