@@ -398,8 +398,10 @@ function emitNode(
 ): NodeEvent | undefined {
   const f = ctx.frame;
   const inv = f.inv;
-  const timestamp = preciseNow();
   const queued = f.recipients.length !== 0 && inv.worker !== null;
+  // Hooks that read no node event (invocation-level ones only): no event, no clock read.
+  if (!needEvent && !queued && inv.attemptHookCount === 0 && inv.eventHookCount === 0) return undefined;
+  const timestamp = preciseNow();
   const ev = needEvent || queued || inv.eventHookCount !== 0 ? nodeEvent(ctx, phase, timestamp, postState, error, descriptor) : undefined;
   if (inv.attemptHookCount !== 0) {
     const view = (inv.attemptView ??= new AttemptView(ctx)).set(ctx, phase, timestamp, postState, error, descriptor);
