@@ -167,7 +167,7 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     const rt = this[INTERNALS];
     const invocationId = checkId("invocationId", options.invocationId);
     const correlationId = checkId("correlationId", options.correlationId);
-    const observers = (options.observers ?? []).map((o) => scoped(rt, o, normalizeObserverInput(o)));
+    const observers = options.observers === undefined || options.observers.length === 0 ? NO_OBSERVERS : options.observers.map((o) => scoped(rt, o, normalizeObserverInput(o)));
     const hooks: readonly InvocationHooks[] = options.hooks ? rt.hooks.concat(options.hooks) : rt.hooks;
     const start = options.startAt;
     if (start !== undefined && !rt.nodes.has(start.node)) {
@@ -259,6 +259,8 @@ export class CompiledGraph<S extends StateRecord = StateRecord, U = Partial<S>> 
     return drainEventsFor(invocationId, options);
   }
 }
+
+const NO_OBSERVERS: readonly ObserverRegistration[] = Object.freeze([]);
 
 function invocationInfo(inv: Invocation, entryNode: string): InvocationInfo {
   return Object.freeze({

@@ -19,7 +19,7 @@ import type { InvocationHooks, NodeExecutionContext } from "./extension.ts";
 import type { GraphRuntime } from "./internals.ts";
 import { warnObserverError, type ObserverErrorHandler, type ObserverRegistration } from "./observers.ts";
 import type { StateRecord } from "./state-types.ts";
-import { MetadataCell, validateMetadata, type InvocationMetadata } from "./invocation-metadata.ts";
+import { emptyMetadata, MetadataCell, validateMetadata, type InvocationMetadata } from "./invocation-metadata.ts";
 
 /** @internal what the engine keeps in async context. */
 export interface EngineStore {
@@ -117,18 +117,29 @@ export class Invocation {
     this.root = root;
     this.id = init.invocationId ?? randomUUID();
     this.correlationId = init.correlationId ?? randomUUID();
-    this.metadata = Object.freeze(init.metadata ? validateMetadata(init.metadata, "invoke()") : {});
+    this.metadata = init.metadata ? Object.freeze(validateMetadata(init.metadata, "invoke()")) : emptyMetadata();
     this.invocationObservers = init.observers;
     this.scoped = init.observers.some((r) => r.scope !== undefined);
     this.hooks = init.hooks;
-    this.syncHooks = init.hooks.filter(
-      (h) =>
-        h.onNodeEvent || h.onNodeAttemptStart || h.onNodeAttemptEnd || h.onChildRunStart || h.onChildRunEnd ||
-        h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent,
-    );
-    this.attemptHookCount = this.syncHooks.filter(takesAttempts).length;
-    this.eventHookCount = this.syncHooks.filter((h) => h.onNodeEvent && !takesAttempts(h)).length;
-    this.completedHooks = init.hooks.filter((h) => h.onNodeCompleted);
+    // One pass over the hooks (once per invocation): which are called inline, and how.
+    const syncHooks: InvocationHooks[] = [];
+    const completedHooks: InvocationHooks[] = [];
+    let attemptHookCount = 0;
+    let eventHookCount = 0;
+    for (const h of init.hooks) {
+      if (h.onNodeCompleted) completedHooks.push(h);
+      if (
+        !(h.onNodeEvent || h.onNodeAttemptStart || h.onNodeAttemptEnd || h.onChildRunStart || h.onChildRunEnd ||
+          h.onInvocationStart || h.onInvocationEnd || h.onMetadataAugmented || h.onTypedEvent)
+      ) continue;
+      syncHooks.push(h);
+      if (takesAttempts(h)) attemptHookCount++;
+      else if (h.onNodeEvent) eventHookCount++;
+    }
+    this.syncHooks = syncHooks;
+    this.completedHooks = completedHooks;
+    this.attemptHookCount = attemptHookCount;
+    this.eventHookCount = eventHookCount;
     this.onObserverError = init.onObserverError ?? root.onObserverError ?? warnObserverError;
     this.nextStep = init.startStep ?? 0;
     this.stepCeiling = init.maxSteps === undefined ? Infinity : this.nextStep + init.maxSteps;

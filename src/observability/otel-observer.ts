@@ -61,6 +61,7 @@ import {
   IMPLEMENTATION_VERSION,
   INVOCATION_SPAN_NAME,
   invocationAttributes,
+  setInvocationAttributes,
   userAttributes,
 } from "./attributes.ts";
 import { DEFAULT_PAYLOAD_BYTE_CAP, MIN_PAYLOAD_BYTE_CAP } from "./truncation.ts";
@@ -318,7 +319,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
     const opts: SpanOptions = { kind: SpanKind.INTERNAL, startTime: hrTime(startTime) };
     if (!this.#attributesAfterStart) opts.attributes = attributes;
     if (links) opts.links = links;
-    if (parent === null) opts.root = true;
+    // No parent: the root context, which holds no span (so no `root: true`, which would copy it to delete one).
     const span = this.#tracer.startSpan(name, opts, parent ?? ROOT_CONTEXT);
     if (this.#attributesAfterStart) span.setAttributes(attributes);
     return new Open(span);
@@ -339,19 +340,46 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
   }
 
   onInvocationStart(info: InvocationInfo): void {
-    this.#guard("onInvocationStart", () => {
+    // Once per invocation: no `#guard` closure, the same catch.
+    try {
       const sessionId = currentSessionId();
-      const attrs = { ...invocationAttributes(info.invocationId, info.entryNode), ...crossCuttingAttributes(info.correlationId, sessionId, info.metadata) };
+      const cross = crossCuttingAttributes(info.correlationId, sessionId, info.metadata);
       const turn = this.#turn.getStore();
       const parent = turn !== undefined && !turn.used ? turn.ctx : null;
       if (turn) turn.used = true;
-      const root = this.#start(INVOCATION_SPAN_NAME, parent, attrs, info.timestamp);
-      this.#traces.set(info.invocationId, { info, sessionId, root, nodes: new Map(), top: undefined, topAttempt: 0, topNamespace: NO_CHAIN, topFanOutChain: NO_CHAIN, topBranchChain: NO_CHAIN, runs: new Map(), heldBranches: new Map(), branchOrder: new Map() });
-    });
+      let root: Open;
+      if (this.#attributesAfterStart) {
+        // As `#start`, without building and walking one attributes object of both sets.
+        const span = this.#tracer.startSpan(INVOCATION_SPAN_NAME, { kind: SpanKind.INTERNAL, startTime: hrTime(info.timestamp) }, parent ?? ROOT_CONTEXT);
+        setInvocationAttributes(span, info.invocationId, info.entryNode);
+        span.setAttributes(cross);
+        root = new Open(span);
+      } else {
+        root = this.#start(INVOCATION_SPAN_NAME, parent, Object.assign(invocationAttributes(info.invocationId, info.entryNode), cross), info.timestamp);
+      }
+      this.#traces.set(info.invocationId, {
+        info,
+        sessionId,
+        root,
+        // The first node's attributes are these (`#cross`): computed once.
+        cross: { metadata: info.metadata, attributes: cross },
+        nodes: new Map(),
+        top: undefined,
+        topAttempt: 0,
+        topNamespace: NO_CHAIN,
+        topFanOutChain: NO_CHAIN,
+        topBranchChain: NO_CHAIN,
+        runs: new Map(),
+        heldBranches: new Map(),
+        branchOrder: new Map(),
+      });
+    } catch (err) {
+      this.#onError(err, "onInvocationStart");
+    }
   }
 
   onInvocationEnd(info: InvocationInfo, end: InvocationEnd): void {
-    this.#guard("onInvocationEnd", () => {
+    try {
       const t = this.#traces.get(info.invocationId);
       if (!t) return;
       this.#traces.delete(info.invocationId);
@@ -361,15 +389,17 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
         setError(span, end.error);
       } else {
         if (end.outcome === "suspended") span.setAttribute(Attr.outcome, "suspended");
-        span.setStatus({ code: SpanStatusCode.OK });
+        span.setStatus(OK);
       }
       // Anything still open (an unwound suspension, a cancelled branch) closes with the invocation.
       if (t.top !== undefined && !t.top.borrowed) t.top.span.end(end.timestamp);
-      for (const o of t.nodes.values()) if (!o.borrowed) o.span.end(end.timestamp);
-      for (const r of t.runs.values()) endRun(r, end.timestamp);
-      for (const held of t.heldBranches.values()) for (const r of held.values()) endRun(r, end.timestamp);
-      span.end(end.timestamp);
-    });
+      if (t.nodes.size !== 0) for (const o of t.nodes.values()) if (!o.borrowed) o.span.end(end.timestamp);
+      if (t.runs.size !== 0) for (const r of t.runs.values()) endRun(r, end.timestamp);
+      if (t.heldBranches.size !== 0) for (const held of t.heldBranches.values()) for (const r of held.values()) endRun(r, end.timestamp);
+      span.end(hrTime(end.timestamp));
+    } catch (err) {
+      this.#onError(err, "onInvocationEnd");
+    }
   }
 
   /** The parent of a span at `ns` whose own lineage chains are `fan` / `branch`. */
