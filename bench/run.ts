@@ -2,9 +2,16 @@
  * `npm run bench` — runs every scenario in `bench/scenarios/` on openarmature, LangGraph.js and the
  * plain-function floor, prints the table and writes `bench/results.json`.
  *
- *   node --import tsx bench/run.ts [--quick] [--scenario NAME ...] [--out FILE] [--list]
+ *   node --import tsx bench/run.ts [--quick] [--scenario NAME ...] [--out FILE] [--list] [--in-process]
+ *
+ * Each scenario runs in a process of its own (the three implementations of a scenario share it, in
+ * interleaved rounds): what one scenario leaves behind in the JIT and the heap would otherwise
+ * change the next one's numbers, so a scenario measured alone and in a full run would read apart.
  */
-import { readdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { harnessOptions, runScenario, VerificationError, verifyScenario, type ScenarioResult } from "./lib/harness.ts";
 import { machineInfo, versionInfo } from "./lib/machine.ts";
@@ -14,13 +21,15 @@ import { IMPLEMENTATIONS, type Scenario } from "./lib/types.ts";
 const BENCH_DIR = new URL("./", import.meta.url);
 const ROOT = new URL("../", import.meta.url);
 
-const USAGE = `usage: npm run bench -- [--quick] [--scenario NAME]... [--out FILE] [--list]
+const USAGE = `usage: npm run bench -- [--quick] [--scenario NAME]... [--out FILE] [--list] [--in-process]
 
   --quick           smaller plan (smoke run, < 30 s); writes bench/results.quick.json
   --scenario NAME   run only NAME (repeatable, or comma-separated)
   --out FILE        results file (default bench/results.json, or bench/results.quick.json with --quick)
   --no-write        do not write a results file
   --verify-only     no timing: run one unit per implementation and compare the results
+  --in-process      run the scenarios one after another in this process (default: a process each;
+                    numbers then depend on which scenarios ran before)
   --list            list the scenarios and exit`;
 
 interface Args {
@@ -30,10 +39,13 @@ interface Args {
   write: boolean;
   list: boolean;
   verifyOnly: boolean;
+  inProcess: boolean;
+  /** Internal: this process is the child running the one `--scenario`; its result goes to this file. */
+  childResult: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { quick: false, scenarios: [], out: undefined, write: true, list: false, verifyOnly: false };
+  const a: Args = { quick: false, scenarios: [], out: undefined, write: true, list: false, verifyOnly: false, inProcess: false, childResult: undefined };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i]!;
     const value = (): string => {
@@ -47,6 +59,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (x === "--no-write") a.write = false;
     else if (x === "--list") a.list = true;
     else if (x === "--verify-only") a.verifyOnly = true;
+    else if (x === "--in-process") a.inProcess = true;
+    else if (x === "--child-result" || x.startsWith("--child-result=")) a.childResult = value();
     else if (x === "--help" || x === "-h") {
       console.log(USAGE);
       process.exit(0);
@@ -91,6 +105,43 @@ async function discover(): Promise<Scenario[]> {
   return out.sort((x, y) => (x.order ?? 1000) - (y.order ?? 1000) || x.name.localeCompare(y.name));
 }
 
+/** Exit code of a child whose implementations disagreed (it has printed why). */
+const EXIT_INVALID = 3;
+
+/** Run scenario `name` in a child process of this script; its result, or `undefined` if the benchmark was invalid. */
+async function runInChild(name: string, quick: boolean): Promise<ScenarioResult | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), "oa-bench-"));
+  const file = join(dir, "result.json");
+  try {
+    const argv = [...process.execArgv, fileURLToPath(import.meta.url), "--scenario", name, "--child-result", file, ...(quick ? ["--quick"] : [])];
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, argv, { stdio: ["ignore", "inherit", "inherit"] });
+      child.on("error", reject);
+      child.on("exit", (c, signal) => resolve(signal ? null : c));
+    });
+    if (code === EXIT_INVALID) return undefined;
+    if (code !== 0) throw new Error(`bench: the process running scenario "${name}" exited with ${code === null ? "a signal" : `code ${code}`}`);
+    return JSON.parse(readFileSync(file, "utf8")) as ScenarioResult;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The child: run the one selected scenario and write its result to `file`. */
+async function child(s: Scenario, ctx: { quick: boolean }, file: string): Promise<number> {
+  const log = (t: string): void => void process.stderr.write(t);
+  try {
+    writeFileSync(file, JSON.stringify(await runScenario(s, ctx, harnessOptions(ctx, log))));
+    return 0;
+  } catch (e) {
+    if (e instanceof VerificationError) {
+      console.error(`\nBENCHMARK INVALID — implementations disagree, nothing was written.\n${e.message}`);
+      return EXIT_INVALID;
+    }
+    throw e;
+  }
+}
+
 async function main(): Promise<number> {
   let args: Args;
   try {
@@ -115,6 +166,13 @@ async function main(): Promise<number> {
   }
   const selected = args.scenarios.length ? all.filter((s) => args.scenarios.includes(s.name)) : all;
   const ctx = { quick: args.quick };
+  if (args.childResult !== undefined) {
+    if (selected.length !== 1) {
+      console.error("bench: --child-result runs exactly one --scenario");
+      return 2;
+    }
+    return child(selected[0]!, ctx, args.childResult);
+  }
   const log = (t: string): void => void process.stderr.write(t);
   const opts = harnessOptions(ctx, log);
   const machine = machineInfo();
@@ -149,6 +207,12 @@ async function main(): Promise<number> {
   const results: ScenarioResult[] = [];
   for (const s of selected) {
     log(`${s.name}: ${s.description}\n`);
+    if (!args.inProcess) {
+      const r = await runInChild(s.name, args.quick);
+      if (r === undefined) return 1;
+      results.push(r);
+      continue;
+    }
     try {
       results.push(await runScenario(s, ctx, opts));
     } catch (e) {
@@ -185,6 +249,7 @@ async function main(): Promise<number> {
     const { log: _log, ...harness } = opts;
     writeResults(file, args.quick ? "quick" : "full", results, { ...machine, loadAverageEnd: endLoad } as typeof machine, versions, {
       ...harness,
+      processes: args.inProcess ? "one for all scenarios" : "one per scenario",
       totalSeconds: Math.round(totalS * 10) / 10,
     });
     console.log(`wrote ${file}`);
