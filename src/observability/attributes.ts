@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Attributes, Span } from "@opentelemetry/api";
+import type { Attributes } from "@opentelemetry/api";
 import type { InvocationMetadata } from "../graph/index.ts";
 import { PACKAGE_ROOT } from "../conformance/package-root.ts";
 
@@ -61,15 +61,6 @@ export function invocationAttributes(invocationId: string, entryNode: string): A
     [Attr.implementationName]: IMPLEMENTATION_NAME,
     [Attr.implementationVersion]: IMPLEMENTATION_VERSION,
   };
-}
-
-/** {@link invocationAttributes}, set on `span` one by one (in the same order) instead of built as an object. */
-export function setInvocationAttributes(span: Pick<Span, "setAttribute">, invocationId: string, entryNode: string): void {
-  span.setAttribute(Attr.invocationId, invocationId);
-  span.setAttribute(Attr.entryNode, entryNode);
-  span.setAttribute(Attr.specVersion, SPEC_VERSION);
-  span.setAttribute(Attr.implementationName, IMPLEMENTATION_NAME);
-  span.setAttribute(Attr.implementationVersion, IMPLEMENTATION_VERSION);
 }
 
 /** §5.6 / §7 cross-cutting attributes: correlation id, session id, one `openarmature.user.<key>` per entry. */

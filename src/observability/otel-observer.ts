@@ -61,7 +61,6 @@ import {
   IMPLEMENTATION_VERSION,
   INVOCATION_SPAN_NAME,
   invocationAttributes,
-  setInvocationAttributes,
   userAttributes,
 } from "./attributes.ts";
 import { DEFAULT_PAYLOAD_BYTE_CAP, MIN_PAYLOAD_BYTE_CAP } from "./truncation.ts";
@@ -347,16 +346,7 @@ export class OTelObserver implements InvocationHooks, TurnSpans {
       const turn = this.#turn.getStore();
       const parent = turn !== undefined && !turn.used ? turn.ctx : null;
       if (turn) turn.used = true;
-      let root: Open;
-      if (this.#attributesAfterStart) {
-        // As `#start`, without building and walking one attributes object of both sets.
-        const span = this.#tracer.startSpan(INVOCATION_SPAN_NAME, { kind: SpanKind.INTERNAL, startTime: hrTime(info.timestamp) }, parent ?? ROOT_CONTEXT);
-        setInvocationAttributes(span, info.invocationId, info.entryNode);
-        span.setAttributes(cross);
-        root = new Open(span);
-      } else {
-        root = this.#start(INVOCATION_SPAN_NAME, parent, Object.assign(invocationAttributes(info.invocationId, info.entryNode), cross), info.timestamp);
-      }
+      const root = this.#start(INVOCATION_SPAN_NAME, parent, Object.assign(invocationAttributes(info.invocationId, info.entryNode), cross), info.timestamp);
       this.#traces.set(info.invocationId, {
         info,
         sessionId,
