@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { harnessOptions, runScenario, VerificationError, verifyScenario, type ScenarioResult } from "./lib/harness.ts";
 import { machineInfo, versionInfo } from "./lib/machine.ts";
+import { mergeForks } from "./lib/forks.ts";
 import { details, overheadTable, table, writeResults } from "./lib/report.ts";
 import { IMPLEMENTATIONS, type Scenario } from "./lib/types.ts";
 
@@ -28,8 +29,10 @@ const USAGE = `usage: npm run bench -- [--quick] [--scenario NAME]... [--out FIL
   --out FILE        results file (default bench/results.json, or bench/results.quick.json with --quick)
   --no-write        do not write a results file
   --verify-only     no timing: run one unit per implementation and compare the results
-  --in-process      run the scenarios one after another in this process (default: a process each;
-                    numbers then depend on which scenarios ran before)
+  --forks N         processes per scenario (default 3; 1 with --quick); a row's median is the median
+                    of theirs, so one process whose JIT / heap settled unusually does not set it
+  --in-process      run the scenarios one after another in this process (one fork; numbers then
+                    depend on which scenarios ran before)
   --list            list the scenarios and exit`;
 
 interface Args {
@@ -40,12 +43,13 @@ interface Args {
   list: boolean;
   verifyOnly: boolean;
   inProcess: boolean;
+  forks: number | undefined;
   /** Internal: this process is the child running the one `--scenario`; its result goes to this file. */
   childResult: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const a: Args = { quick: false, scenarios: [], out: undefined, write: true, list: false, verifyOnly: false, inProcess: false, childResult: undefined };
+  const a: Args = { quick: false, scenarios: [], out: undefined, write: true, list: false, verifyOnly: false, inProcess: false, forks: undefined, childResult: undefined };
   for (let i = 0; i < argv.length; i++) {
     const x = argv[i]!;
     const value = (): string => {
@@ -60,6 +64,12 @@ function parseArgs(argv: readonly string[]): Args {
     else if (x === "--list") a.list = true;
     else if (x === "--verify-only") a.verifyOnly = true;
     else if (x === "--in-process") a.inProcess = true;
+    else if (x === "--forks" || x.startsWith("--forks=")) {
+      const v = value();
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new UsageError(`--forks needs a positive integer, got ${v}`);
+      a.forks = n;
+    }
     else if (x === "--child-result" || x.startsWith("--child-result=")) a.childResult = value();
     else if (x === "--help" || x === "-h") {
       console.log(USAGE);
@@ -166,6 +176,11 @@ async function main(): Promise<number> {
   }
   const selected = args.scenarios.length ? all.filter((s) => args.scenarios.includes(s.name)) : all;
   const ctx = { quick: args.quick };
+  if (args.inProcess && args.forks !== undefined && args.forks !== 1) {
+    console.error("bench: --in-process runs one fork; drop --forks or --in-process");
+    return 2;
+  }
+  const forks = args.inProcess ? 1 : (args.forks ?? (args.quick ? 1 : 3));
   if (args.childResult !== undefined) {
     if (selected.length !== 1) {
       console.error("bench: --child-result runs exactly one --scenario");
@@ -208,9 +223,14 @@ async function main(): Promise<number> {
   for (const s of selected) {
     log(`${s.name}: ${s.description}\n`);
     if (!args.inProcess) {
-      const r = await runInChild(s.name, args.quick);
-      if (r === undefined) return 1;
-      results.push(r);
+      const runs: ScenarioResult[] = [];
+      for (let k = 0; k < forks; k++) {
+        if (forks > 1) log(`  process ${k + 1}/${forks}\n`);
+        const r = await runInChild(s.name, args.quick);
+        if (r === undefined) return 1;
+        runs.push(r);
+      }
+      results.push(mergeForks(runs));
       continue;
     }
     try {
@@ -249,7 +269,7 @@ async function main(): Promise<number> {
     const { log: _log, ...harness } = opts;
     writeResults(file, args.quick ? "quick" : "full", results, { ...machine, loadAverageEnd: endLoad } as typeof machine, versions, {
       ...harness,
-      processes: args.inProcess ? "one for all scenarios" : "one per scenario",
+      processes: args.inProcess ? "one for all scenarios" : `${forks} per scenario (a row's median: the median of theirs)`,
       totalSeconds: Math.round(totalS * 10) / 10,
     });
     console.log(`wrote ${file}`);

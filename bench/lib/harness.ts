@@ -45,6 +45,9 @@ export interface ImplResult {
   readonly warmupCalls: number;
   /** Node executions timed in total. */
   readonly timedSteps: number;
+  /** Measured in several processes (`bench/lib/forks.ts`): each one's median µs/step; `usPerStep.median` is their median. */
+  readonly forkMedians?: readonly number[];
+  readonly cpuForkMedians?: readonly number[];
 }
 
 export interface ScenarioResult {
@@ -65,6 +68,8 @@ export interface ScenarioResult {
   readonly ratios: { readonly oursOverLanggraph: number; readonly oursOverFloor: number };
   /** The same ratios over CPU time. */
   readonly cpuRatios: { readonly oursOverLanggraph: number; readonly oursOverFloor: number };
+  /** How many processes measured it (absent: one). */
+  readonly forks?: number;
 }
 
 function nowNs(): bigint {

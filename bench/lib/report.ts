@@ -111,7 +111,8 @@ export function details(results: readonly ScenarioResult[]): string {
       const x = r.impls[i];
       return `${i} ${x.usPerStep.n} samples × ${x.unitsPerSample} unit(s)`;
     }).join(", ");
-    out.push(`- ${r.name}: unit = ${r.unitLabel}; ${r.roundsRun}/${r.roundsPlanned} rounds; ${per}; ${(r.wallMs / 1000).toFixed(1)} s`);
+    const forks = r.forks !== undefined && r.forks > 1 ? ` in ${r.forks} processes (µs/step: the median of their medians)` : "";
+    out.push(`- ${r.name}: unit = ${r.unitLabel}; ${r.roundsRun}/${r.roundsPlanned} rounds${forks}; ${per}; ${(r.wallMs / 1000).toFixed(1)} s`);
   }
   for (const r of results) for (const n of r.notes) out.push(`- note: ${n}`);
   return out.join("\n");
@@ -133,8 +134,10 @@ function scenarioRecord(r: ScenarioResult, measuredAt: string, overhead: Overhea
       warmupCalls: x.warmupCalls,
       timedSteps: x.timedSteps,
       samplesUsPerStep: x.samplesUsPerStep.map(round3),
+      ...(x.forkMedians ? { forkMediansUsPerStep: x.forkMedians.map(round3) } : {}),
       cpu: {
         medianUsPerStep: round3(x.cpuUsPerStep.median),
+        ...(x.cpuForkMedians ? { forkMediansUsPerStep: x.cpuForkMedians.map(round3) } : {}),
         p10UsPerStep: round3(x.cpuUsPerStep.p10),
         p90UsPerStep: round3(x.cpuUsPerStep.p90),
         samplesUsPerStep: x.samplesCpuUsPerStep.map(round3),
@@ -148,6 +151,7 @@ function scenarioRecord(r: ScenarioResult, measuredAt: string, overhead: Overhea
     unit: r.unitLabel,
     stepsPerUnit: r.stepsPerUnit,
     rounds: { planned: r.roundsPlanned, run: r.roundsRun },
+    processes: r.forks ?? 1,
     wallSeconds: Math.round(r.wallMs / 100) / 10,
     verified: r.verified,
     medianUsPerStep: Object.fromEntries(IMPLEMENTATIONS.map((i) => [i, round3(r.impls[i].usPerStep.median)])),
