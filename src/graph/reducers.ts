@@ -100,7 +100,10 @@ export const append = canonical(
     if (p.length === 0) return u;
     // Spread, not `concat` / `slice` / an index loop: engine state is frozen, and on frozen arrays V8
     // copies by spread several times faster (10,000 ints: ~22 µs vs ~110 µs concat, ~150 µs loop).
-    return [...p, ...u];
+    // The update's elements are pushed: a second spread would walk them through the iterator protocol.
+    const out = [...p];
+    for (let i = 0; i < u.length; i++) out.push(u[i]!);
+    return out;
   },
 );
 
