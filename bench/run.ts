@@ -2,11 +2,12 @@
  * `npm run bench` — runs every scenario in `bench/scenarios/` on openarmature, LangGraph.js and the
  * plain-function floor, prints the table and writes `bench/results.json`.
  *
- *   node --import tsx bench/run.ts [--quick] [--scenario NAME ...] [--out FILE] [--list] [--in-process]
+ *   node --import tsx bench/run.ts [--quick] [--scenario NAME ...] [--out FILE] [--list] [--forks N] [--in-process]
  *
- * Each scenario runs in a process of its own (the three implementations of a scenario share it, in
- * interleaved rounds): what one scenario leaves behind in the JIT and the heap would otherwise
- * change the next one's numbers, so a scenario measured alone and in a full run would read apart.
+ * Each scenario runs in processes of its own, three by default (the three implementations of a
+ * scenario share each, in interleaved rounds): what one scenario leaves behind in the JIT and the
+ * heap would otherwise change the next one's numbers, and one process's median is one draw of the
+ * state its JIT / heap settled into — a row's median is the median of the processes' medians.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -22,7 +23,7 @@ import { IMPLEMENTATIONS, type Scenario } from "./lib/types.ts";
 const BENCH_DIR = new URL("./", import.meta.url);
 const ROOT = new URL("../", import.meta.url);
 
-const USAGE = `usage: npm run bench -- [--quick] [--scenario NAME]... [--out FILE] [--list] [--in-process]
+const USAGE = `usage: npm run bench -- [--quick] [--scenario NAME]... [--out FILE] [--list] [--forks N] [--in-process]
 
   --quick           smaller plan (smoke run, < 30 s); writes bench/results.quick.json
   --scenario NAME   run only NAME (repeatable, or comma-separated)
