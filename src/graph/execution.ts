@@ -55,6 +55,7 @@ export function own<E extends Error>(err: E, inv: Invocation): E {
 }
 
 const FROZEN_EMPTY: State = Object.freeze({});
+const EMPTY_LIST: readonly never[] = Object.freeze([]);
 
 /** `ctx.signal` of a run nothing can cancel (concurrent dispatch scopes all listen to it). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -313,73 +314,56 @@ function nodeEvent(
 
 /**
  * @internal A dispatch's current attempt as attempt hooks see it ({@link NodeAttempt}): the fields
- * its node event would carry, read from the dispatch. One per invocation, pointed at the dispatch
- * and given the phase fields right before each call (hooks read it during the call only).
+ * its node event would carry, copied from the dispatch into plain fields right before each call
+ * (hooks read it during the call only; plain fields, not getters through the dispatch, stay cheap
+ * to read inside a hook too large to inline them). One per invocation.
  */
 export class AttemptView implements NodeAttempt {
-  #ctx: DispatchContext;
   phase: NodePhase = "started";
   timestamp = 0;
   postState: State | undefined = undefined;
   error: GraphRuntimeError | undefined = undefined;
   descriptor: unknown = undefined;
-  constructor(ctx: DispatchContext) {
-    this.#ctx = ctx;
-  }
+  nodeName = "";
+  namespace: readonly string[] = EMPTY_LIST;
+  step = 0;
+  preState: State = FROZEN_EMPTY;
+  attemptIndex = 0;
+  parentStates: readonly State[] = EMPTY_LIST;
+  fanOutIndexChain: readonly (number | null)[] = EMPTY_LIST;
+  branchNameChain: readonly (string | null)[] = EMPTY_LIST;
+  fanOutIndex: number | undefined = undefined;
+  branchName: string | undefined = undefined;
+  invocationId = "";
+  correlationId = "";
+  graphName = "";
+  fanOutConfig: FanOutConfig | undefined = undefined;
+  parallelBranchesConfig: ParallelBranchesConfig | undefined = undefined;
   /** Describe `ctx`'s current attempt at `phase`. */
   set(ctx: DispatchContext, phase: NodePhase, timestamp: number, postState: State | undefined, error: GraphRuntimeError | undefined, descriptor: unknown): this {
-    this.#ctx = ctx;
+    const f = ctx.frame;
+    const x = ctx.extras;
     this.phase = phase;
     this.timestamp = timestamp;
     this.postState = postState;
     this.error = error;
     this.descriptor = descriptor;
+    this.nodeName = ctx.node.name;
+    this.namespace = ctx.namespace;
+    this.step = ctx.step!;
+    this.preState = ctx.attemptPre;
+    this.attemptIndex = ctx.attemptIdx;
+    this.parentStates = f.parentStates;
+    this.fanOutIndexChain = f.fanOutChain;
+    this.branchNameChain = f.branchChain;
+    this.fanOutIndex = f.fanOutIndex;
+    this.branchName = f.branchName;
+    this.invocationId = f.inv.id;
+    this.correlationId = f.inv.correlationId;
+    this.graphName = f.rt.name;
+    this.fanOutConfig = x?.fanOutConfig;
+    this.parallelBranchesConfig = x?.parallelBranchesConfig;
     return this;
-  }
-  get nodeName(): string {
-    return this.#ctx.node.name;
-  }
-  get namespace(): readonly string[] {
-    return this.#ctx.namespace;
-  }
-  get step(): number {
-    return this.#ctx.step!;
-  }
-  get preState(): State {
-    return this.#ctx.attemptPre;
-  }
-  get attemptIndex(): number {
-    return this.#ctx.attemptIdx;
-  }
-  get parentStates(): readonly State[] {
-    return this.#ctx.frame.parentStates;
-  }
-  get fanOutIndexChain(): readonly (number | null)[] {
-    return this.#ctx.frame.fanOutChain;
-  }
-  get branchNameChain(): readonly (string | null)[] {
-    return this.#ctx.frame.branchChain;
-  }
-  get fanOutIndex(): number | undefined {
-    return this.#ctx.frame.fanOutIndex;
-  }
-  get branchName(): string | undefined {
-    return this.#ctx.frame.branchName;
-  }
-  get invocationId(): string {
-    return this.#ctx.frame.inv.id;
-  }
-  get correlationId(): string {
-    return this.#ctx.frame.inv.correlationId;
-  }
-  get graphName(): string {
-    return this.#ctx.frame.rt.name;
-  }
-  get fanOutConfig(): FanOutConfig | undefined {
-    return this.#ctx.extras?.fanOutConfig;
-  }
-  get parallelBranchesConfig(): ParallelBranchesConfig | undefined {
-    return this.#ctx.extras?.parallelBranchesConfig;
   }
 }
 
@@ -404,7 +388,7 @@ function emitNode(
   const timestamp = preciseNow();
   const ev = needEvent || queued || inv.eventHookCount !== 0 ? nodeEvent(ctx, phase, timestamp, postState, error, descriptor) : undefined;
   if (inv.attemptHookCount !== 0) {
-    const view = (inv.attemptView ??= new AttemptView(ctx)).set(ctx, phase, timestamp, postState, error, descriptor);
+    const view = (inv.attemptView ??= new AttemptView()).set(ctx, phase, timestamp, postState, error, descriptor);
     for (const h of inv.syncHooks) {
       if (!takesAttempts(h)) h.onNodeEvent?.(ev!);
       else if (phase === "started") h.onNodeAttemptStart?.(view);
