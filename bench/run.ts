@@ -116,6 +116,10 @@ async function discover(): Promise<Scenario[]> {
   return out.sort((x, y) => (x.order ?? 1000) - (y.order ?? 1000) || x.name.localeCompare(y.name));
 }
 
+function reportInvalid(e: VerificationError): void {
+  console.error(`\nBENCHMARK INVALID — implementations disagree, nothing was written.\n${e.message}`);
+}
+
 /** Exit code of a child whose implementations disagreed (it has printed why). */
 const EXIT_INVALID = 3;
 
@@ -146,7 +150,7 @@ async function child(s: Scenario, ctx: { quick: boolean }, file: string): Promis
     return 0;
   } catch (e) {
     if (e instanceof VerificationError) {
-      console.error(`\nBENCHMARK INVALID — implementations disagree, nothing was written.\n${e.message}`);
+      reportInvalid(e);
       return EXIT_INVALID;
     }
     throw e;
@@ -238,7 +242,7 @@ async function main(): Promise<number> {
       results.push(await runScenario(s, ctx, opts));
     } catch (e) {
       if (e instanceof VerificationError) {
-        console.error(`\nBENCHMARK INVALID — implementations disagree, nothing was written.\n${e.message}`);
+        reportInvalid(e);
         return 1;
       }
       throw e;

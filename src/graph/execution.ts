@@ -31,7 +31,7 @@ import {
   type SubgraphRunOptions,
 } from "./extension.ts";
 import { INTERNALS, type CompiledNode, type GraphRuntime } from "./internals.ts";
-import { childPrefix, currentAttemptIndex, engineStorage, Frame, takesAttempts, type ChildPrefix, type Invocation } from "./invocation.ts";
+import { childPrefix, currentAttemptIndex, EMPTY, engineStorage, Frame, takesAttempts, type ChildPrefix, type Invocation } from "./invocation.ts";
 import { mergeInto } from "./merge.ts";
 import { MetadataCell } from "./invocation-metadata.ts";
 import { resolveEdge } from "./routing.ts";
@@ -55,7 +55,6 @@ export function own<E extends Error>(err: E, inv: Invocation): E {
 }
 
 const FROZEN_EMPTY: State = Object.freeze({});
-const EMPTY_LIST: readonly never[] = Object.freeze([]);
 
 /** `ctx.signal` of a run nothing can cancel (concurrent dispatch scopes all listen to it). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -325,13 +324,13 @@ export class AttemptView implements NodeAttempt {
   error: GraphRuntimeError | undefined = undefined;
   descriptor: unknown = undefined;
   nodeName = "";
-  namespace: readonly string[] = EMPTY_LIST;
+  namespace: readonly string[] = EMPTY;
   step = 0;
   preState: State = FROZEN_EMPTY;
   attemptIndex = 0;
-  parentStates: readonly State[] = EMPTY_LIST;
-  fanOutIndexChain: readonly (number | null)[] = EMPTY_LIST;
-  branchNameChain: readonly (string | null)[] = EMPTY_LIST;
+  parentStates: readonly State[] = EMPTY;
+  fanOutIndexChain: readonly (number | null)[] = EMPTY;
+  branchNameChain: readonly (string | null)[] = EMPTY;
   fanOutIndex: number | undefined = undefined;
   branchName: string | undefined = undefined;
   invocationId = "";

@@ -42,7 +42,8 @@ export function currentAttemptIndex(): number {
   return engineStorage.getStore()?.attemptIndex ?? 0;
 }
 
-const EMPTY: readonly never[] = Object.freeze([]);
+/** @internal The shared frozen empty list. */
+export const EMPTY: readonly never[] = Object.freeze([]);
 
 /** @internal A hook that takes node attempts — and so no node events (`InvocationHooks.onNodeAttemptStart`). */
 export function takesAttempts(h: InvocationHooks): boolean {
