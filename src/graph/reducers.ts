@@ -89,6 +89,24 @@ function requireMapping(reducer: string, role: string, v: unknown): Readonly<Rec
 /** `last_write_wins` (the default): the update replaces the prior value. */
 export const lastWriteWins = canonical("last_write_wins", true, <V>(_prior: V, update: V): V => update);
 
+/** Updates up to this long are passed to `toSpliced` as arguments (far below engines' argument limits). */
+const SPLICE_ARGS_MAX = 1024;
+
+/**
+ * A new list `p + u`. Engine state is frozen, and on frozen arrays V8 (11.3, Node 20) takes slow
+ * paths for `concat`, `slice`, `toSpliced` and index loops (3–15× slower than on plain arrays);
+ * a spread copies one as fast as a plain one. So: spread `p` into a plain copy, then let
+ * `toSpliced` build the exact-size result from it — pushing onto the copy instead regrows its
+ * backing store (~1.5× the length), an allocation and copy larger than the copy itself. 50 items +
+ * 1: ~100 → ~70 ns; 10,000 + 1: ~13 → ~8 µs; the 100-node chain bench ~6 % a step.
+ */
+function appendCopy<T>(p: readonly T[], u: readonly T[]): T[] {
+  if (u.length <= SPLICE_ARGS_MAX) return [...p].toSpliced(p.length, 0, ...u);
+  const out = [...p];
+  for (let i = 0; i < u.length; i++) out.push(u[i]!);
+  return out;
+}
+
 /** `append`: list concatenation `prior + update`. Both MUST be lists. */
 export const append = canonical(
   "append",
@@ -98,12 +116,7 @@ export const append = canonical(
     const u = requireList("append", "update", update) as readonly T[];
     if (u.length === 0) return p;
     if (p.length === 0) return u;
-    // Spread, not `concat` / `slice` / an index loop: engine state is frozen, and on frozen arrays V8
-    // copies by spread several times faster (10,000 ints: ~22 µs vs ~110 µs concat, ~150 µs loop).
-    // The update's elements are pushed: a second spread would walk them through the iterator protocol.
-    const out = [...p];
-    for (let i = 0; i < u.length; i++) out.push(u[i]!);
-    return out;
+    return appendCopy(p, u);
   },
 );
 
@@ -210,7 +223,7 @@ export function boundedAppend<T = unknown>(
     const p = requireList("bounded_append", "prior", prior) as readonly T[];
     const u = requireList("bounded_append", "update", update) as readonly T[];
     if (u.length === 0) return p;
-    const all = [...p, ...u];
+    const all = appendCopy(p, u);
     return all.length > maxLen ? all.slice(all.length - maxLen) : all;
   };
   Object.defineProperty(fn, "maxLen", { value: maxLen, enumerable: true });

@@ -27,6 +27,24 @@ describe("graph/reducers: canonical reducers", () => {
     expect(() => append(["a"], "b" as never)).to.throw(TypeError, /list/);
   });
 
+  it("append copies frozen priors and updates of any length, holes read as undefined, inputs untouched", () => {
+    const prior = Object.freeze(["p0", "p1"]);
+    for (const n of [1, 1023, 1024, 1025, 200_000]) {
+      // 200,000 elements: more than an engine accepts as call arguments, so the copy must not spread them into a call.
+      const update = Object.freeze(Array.from({ length: n }, (_, i) => `u${i}`));
+      const out = append(prior, update);
+      expect(out).to.have.length(2 + n);
+      expect(out[0]).to.equal("p0");
+      expect(out[2]).to.equal("u0");
+      expect(out[1 + n]).to.equal(`u${n - 1}`);
+      expect(Object.isFrozen(out)).to.equal(false, "the engine freezes a reducer's result, not the reducer");
+    }
+    // eslint-disable-next-line no-sparse-arrays
+    expect(append(prior, [, "b"] as string[])).to.deep.equal(["p0", "p1", undefined, "b"]);
+    expect(prior).to.deep.equal(["p0", "p1"]);
+    expect(boundedAppend<string>(3)(prior, Object.freeze(["a", "b"]))).to.deep.equal(["p1", "a", "b"]);
+  });
+
   it("merge is a shallow mapping merge", async () => {
     expect(await fold("dict", "merge", { a: 1, b: { x: 1 } }, { b: { y: 2 } }, { c: 3 })).to.deep.equal({ a: 1, b: { y: 2 }, c: 3 });
     expect(() => merge({}, [] as never)).to.throw(TypeError);
