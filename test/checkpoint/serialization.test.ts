@@ -72,6 +72,21 @@ describe("checkpoint/serialization: tagged and portable encodings", () => {
     expect(encodeValue({ a: shared, b: shared })).to.deep.equal({ a: { v: 1 }, b: { v: 1 } });
   });
 
+  it("names the path through lists, map entries and set items; frozen input encodes as plain; holes are undefined", () => {
+    const fn = (): number => 1;
+    expect(() => encodeValue({ m: new Map<unknown, unknown>([["k", [1, fn]]]) })).to.throw(TypeError, "a function at $.m<value 0>[1]");
+    expect(() => encodeValue({ m: new Map([[Symbol("s"), 1]]) })).to.throw(TypeError, "at $.m<key 0>");
+    expect(() => encodeValue(new Set([1, [2, { x: fn }]]), "tagged", "state")).to.throw(TypeError, "at state<item 1>[1].x");
+    // The path of a failure after a sibling subtree was encoded does not keep that subtree's segments.
+    expect(() => encodeValue({ a: [{ b: [1] }], c: fn })).to.throw(TypeError, /at \$\.c$/);
+    const frozen = Object.freeze({ list: Object.freeze([1, "a", null, true, Object.freeze({ n: NaN })]), z: -0 });
+    const encoded = encodeValue(frozen);
+    expect(encoded).to.deep.equal({ list: [1, "a", null, true, { n: { $oa: "number", v: "NaN" } }], z: { $oa: "number", v: "-0" } });
+    expect(Object.isFrozen((encoded as { list: unknown[] }).list)).to.equal(false);
+    // eslint-disable-next-line no-sparse-arrays
+    expect(encodeValue([1, , 3])).to.deep.equal([1, { $oa: "undefined" }, 3]);
+  });
+
   it("the portable JSON encoding accepts only JSON-native values", () => {
     expect(encodeValue({ a: [1, { b: "c" }], $oa: "kept verbatim" }, "json")).to.deep.equal({ a: [1, { b: "c" }], $oa: "kept verbatim" });
     for (const v of [undefined, NaN, -0, 1n, new Date(0), new Map(), new Set(), new Uint8Array(1)]) {
