@@ -256,6 +256,36 @@ describe("graph/observers: asynchronous, serial, isolated", () => {
     }
   });
 
+  it("mixed sync / async / rejecting recipients: each event reaches all of them in order before the next", async () => {
+    const g = linear();
+    const log: string[] = [];
+    const reports: ObserverErrorReport[] = [];
+    const tag = (e: ObserverEvent): string => (isNodeEvent(e) ? `${e.step}${e.phase[0]}` : e.kind);
+    const first = (e: ObserverEvent): void => void log.push(`sync1:${tag(e)}`);
+    const rejecting = async (e: ObserverEvent): Promise<void> => {
+      await sleep(1);
+      log.push(`async:${tag(e)}`);
+      if (isNodeEvent(e) && e.phase === "completed") throw new Error(`rejected ${tag(e)}`);
+    };
+    const last = (e: ObserverEvent): void => void log.push(`sync2:${tag(e)}`);
+    g.attachObserver(first, { name: "first" });
+    g.attachObserver(rejecting, { name: "rejecting" });
+    g.attachObserver(last, { name: "last" });
+    try {
+      await g.invoke({}, { onObserverError: (rep) => reports.push(rep) });
+      const summary = await g.drain();
+      expect(summary.undeliveredCount).to.equal(0);
+      const expected: string[] = [];
+      for (let step = 0; step < 3; step++) for (const p of ["s", "c"]) expected.push(`sync1:${step}${p}`, `async:${step}${p}`, `sync2:${step}${p}`);
+      expect(log).to.deep.equal(expected);
+      expect(reports.map((r) => `${r.observerName}:${(r.error as Error).message}`)).to.deep.equal(["rejecting:rejected 0c", "rejecting:rejected 1c", "rejecting:rejected 2c"]);
+    } finally {
+      g.detachObserver(first);
+      g.detachObserver(rejecting);
+      g.detachObserver(last);
+    }
+  });
+
   it("defaults to console.warn, and to the graph's compile-level handler when given", async () => {
     const warned: unknown[][] = [];
     const original = console.warn;
