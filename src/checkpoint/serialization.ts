@@ -41,6 +41,12 @@ function isPlainObject(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/** `out[k] = v` as an own data property, also for `"__proto__"` (which assignment would take as the prototype). */
+function setOwn(out: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === "__proto__") Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else out[k] = v;
+}
+
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
@@ -154,7 +160,7 @@ export function encodeValue(value: unknown, encoding: RecordEncoding = "tagged",
         for (const k in o) {
           if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
           const x = (o as Record<string, unknown>)[k];
-          out[k] = isJsonScalar(x) ? (x as JsonValue) : child(x, "key", k);
+          setOwn(out, k, isJsonScalar(x) ? (x as JsonValue) : child(x, "key", k));
         }
         if (!portable && Object.prototype.hasOwnProperty.call(o, TAG)) return { [TAG]: "object", v: out };
         return out;
@@ -200,7 +206,7 @@ export function decodeValue(json: unknown, encoding: RecordEncoding = "tagged"):
     const o = v as Record<string, unknown>;
     if (!Object.prototype.hasOwnProperty.call(o, TAG)) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(o)) out[k] = dec(o[k]);
+      for (const k of Object.keys(o)) setOwn(out, k, dec(o[k]));
       return out;
     }
     const x = o["v"];
@@ -232,7 +238,7 @@ export function decodeValue(json: unknown, encoding: RecordEncoding = "tagged"):
       case "object":
         if (typeof x === "object" && x !== null && !Array.isArray(x)) {
           const out: Record<string, unknown> = {};
-          for (const k of Object.keys(x)) out[k] = dec((x as Record<string, unknown>)[k]);
+          for (const k of Object.keys(x)) setOwn(out, k, dec((x as Record<string, unknown>)[k]));
           return out;
         }
         break;

@@ -87,6 +87,18 @@ describe("checkpoint/serialization: tagged and portable encodings", () => {
     expect(encodeValue([1, , 3])).to.deep.equal([1, { $oa: "undefined" }, 3]);
   });
 
+  it("a \"__proto__\" key (from parsed JSON) is kept as an own key both ways, never taken as a prototype", () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "b": [{"__proto__": 1}]}') as Record<string, unknown>;
+    for (const encoding of ["tagged", "json"] as const) {
+      const text = JSON.stringify(encodeValue(value, encoding));
+      expect(text).to.equal('{"__proto__":{"polluted":true},"b":[{"__proto__":1}]}');
+      const back = decodeValue(JSON.parse(text) as unknown, encoding) as Record<string, unknown>;
+      expect(Object.keys(back)).to.deep.equal(["__proto__", "b"]);
+      expect(Object.getPrototypeOf(back)).to.equal(Object.prototype);
+      expect((back as { polluted?: unknown }).polluted).to.equal(undefined);
+    }
+  });
+
   it("the portable JSON encoding accepts only JSON-native values", () => {
     expect(encodeValue({ a: [1, { b: "c" }], $oa: "kept verbatim" }, "json")).to.deep.equal({ a: [1, { b: "c" }], $oa: "kept verbatim" });
     for (const v of [undefined, NaN, -0, 1n, new Date(0), new Map(), new Set(), new Uint8Array(1)]) {
