@@ -26,6 +26,7 @@ import {
   GraphInterrupt,
   preciseNow,
   type ChildRunInfo,
+  type InvocationHooks,
   type NodeExecutionContext,
   type StartPosition,
   type SubgraphRunOptions,
@@ -204,26 +205,29 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     // subgraph shares its parent's.
     const dispatch = options.fanOutIndex !== undefined || options.branchName !== undefined;
     const meta = store ? (dispatch ? store.meta.fork() : store.meta) : new MetadataCell(parent.inv.metadata);
-    const run = () => engineStorage.run({ frame: child, attemptIndex, meta }, () => runGraph(child, entry, initial, start?.inner));
+    // The run's arguments go through `run` itself: no closure per child run (a fan-out makes one per item).
+    const childStore = { frame: child, attemptIndex, meta };
     const hooks = parent.inv.syncHooks;
-    if (hooks.length === 0) return run() as Promise<Readonly<T>>;
+    if (hooks.length === 0) return engineStorage.run(childStore, runGraph, child, entry, initial, start?.inner) as Promise<Readonly<T>>;
     const info = childRunInfo(this, child, entry, attemptIndex, meta, options);
     for (const h of hooks) h.onChildRunStart?.(info);
-    const end = (error?: unknown) => {
-      const e = error === undefined ? { timestamp: preciseNow() } : { error, timestamp: preciseNow() };
-      for (const h of hooks) h.onChildRunEnd?.(info, e);
-    };
-    return run().then(
+    return engineStorage.run(childStore, runGraph, child, entry, initial, start?.inner).then(
       (s) => {
-        end();
+        endChildRun(hooks, info, undefined);
         return s as Readonly<T>;
       },
       (e: unknown) => {
-        end(e);
+        endChildRun(hooks, info, e);
         throw e;
       },
     );
   }
+}
+
+/** Tell the attempt hooks a child run ended (`error`: how it failed, if it did). */
+function endChildRun(hooks: readonly InvocationHooks[], info: ChildRunInfo, error: unknown): void {
+  const e = error === undefined ? { timestamp: preciseNow() } : { error, timestamp: preciseNow() };
+  for (const h of hooks) h.onChildRunEnd?.(info, e);
 }
 
 function childRunInfo(
