@@ -205,7 +205,7 @@ export class DispatchContext implements NodeExecutionContext<StateRecord> {
     // subgraph shares its parent's.
     const dispatch = options.fanOutIndex !== undefined || options.branchName !== undefined;
     const meta = store ? (dispatch ? store.meta.fork() : store.meta) : new MetadataCell(parent.inv.metadata);
-    // The run's arguments go through `run` itself: no closure per child run (a fan-out makes one per item).
+    // The run's arguments go through `engineStorage.run` itself: no closure per child run (a fan-out makes one per item).
     const childStore = { frame: child, attemptIndex, meta };
     const hooks = parent.inv.syncHooks;
     if (hooks.length === 0) return engineStorage.run(childStore, runGraph, child, entry, initial, start?.inner) as Promise<Readonly<T>>;
