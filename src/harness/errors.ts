@@ -101,6 +101,8 @@ export const DEFAULT_ERROR_BUCKETS: Readonly<Record<string, ErrorBucket>> = Obje
   harness_signal_correlation_failed: "user_correctable",
   harness_path_classification_ambiguous: "user_correctable",
   chat_message_shape_invalid: "user_correctable",
+  // The chat harness's own (not a spec category): a message sent while a turn waits for a signal.
+  chat_turn_pending: "user_correctable",
 });
 
 /** A refinement of the §7 split ("implementations MAY refine"): return a bucket, or `undefined` for the default. */

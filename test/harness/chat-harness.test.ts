@@ -1,8 +1,15 @@
 import { expect } from "chai";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { SqliteCheckpointer } from "../../src/checkpoint/sqlite.ts";
 import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
+import { PausedRecordSignalCoordinator } from "../../src/harness/index.ts";
 import { InMemorySessionStore, withSessions, type SessionStore } from "../../src/sessions/index.ts";
+import { SqliteSessionStore } from "../../src/sessions/sqlite.ts";
 import { suspend } from "../../src/suspension/index.ts";
-import { ChatHarness, chatMessageIssues, messagesField, type ChatMessage, type ChatTurnOutcome } from "../../src/harness/chat/index.ts";
+import { ChatHarness, chatMessageIssues, messagesField, providerChatGraph, type ChatMessage, type ChatTurnOutcome } from "../../src/harness/chat/index.ts";
+import { ScriptedProvider } from "../../src/testing/scripted-provider.ts";
+import { tempDir } from "../support/temp-dir.ts";
 
 const State = defineState({ messages: messagesField(), approved: field.bool().default(false) });
 
@@ -30,8 +37,30 @@ function approval() {
     .compile({ name: "approval" });
 }
 
-function chatOver(graph: ReturnType<typeof echo>, store: SessionStore = new InMemorySessionStore()) {
-  return new ChatHarness({ graph: withSessions(graph, { store, projection: "full" }) });
+/** Like providerChatGraph: a user message starting with "delete" waits for {decision}; anything else is echoed. */
+const GatedState = defineState({ messages: messagesField(), awaiting: field.bool().default(false), decision: field.string().default("") });
+function gated() {
+  const lastUser = (ms: readonly ChatMessage[]) => String([...ms].reverse().find((m) => m.role === "user")?.content ?? "");
+  return new GraphBuilder(GatedState)
+    .addNode("gate", async (s) => (lastUser(s.messages).startsWith("delete") ? { awaiting: true, messages: [{ role: "assistant", content: `Approve "${lastUser(s.messages)}"?` }] } : {}))
+    .addNode("hold", async (s) => {
+      if (s.awaiting && s.decision === "") suspend({ signalId: `approval-${lastUser(s.messages)}`, metadata: { kind: "approval" } });
+      return {};
+    })
+    .addNode("reply", async (s) => {
+      const text = !s.awaiting ? `echo: ${lastUser(s.messages)}` : s.decision === "approve" ? `Done: ${lastUser(s.messages)}` : "Declined.";
+      return { awaiting: false, decision: "", messages: [{ role: "assistant", content: text }] };
+    })
+    .addEdge("gate", "hold")
+    .addEdge("hold", "reply")
+    .addEdge("reply", END)
+    .setEntry("gate")
+    .compile({ name: "gated" });
+}
+const user = (content: string): ChatMessage => ({ role: "user", content });
+
+function chatOver(graph: ReturnType<typeof echo> | ReturnType<typeof gated>, store: SessionStore = new InMemorySessionStore()) {
+  return new ChatHarness({ graph: withSessions(graph as ReturnType<typeof echo>, { store, projection: "full" }) });
 }
 
 function as<K extends ChatTurnOutcome["outcome"]>(o: ChatTurnOutcome, k: K): Extract<ChatTurnOutcome, { outcome: K }> {
@@ -129,4 +158,90 @@ describe("harness-chat: ChatHarness", () => {
     const u = as(await chatOver(raising("provider_invalid_request", "context too long")).send("c", { role: "user", content: "x" }), "errored");
     expect(u.reply.content).to.include("context too long");
   });
+
+  describe("a message sent while a turn of the session waits for a signal (issue 26 item 6)", () => {
+    const historyOf = async (chat: ChatHarness, sessionId: string) => (((await chat.sessions.load(sessionId))?.state["messages"] ?? []) as ChatMessage[]).map((m) => m.content);
+
+    it("is refused with chat_turn_pending (user-correctable), not parked as a second approval; nothing of the session is lost", async () => {
+      const chat = chatOver(gated());
+      const paused = as(await chat.send("c", user("delete the report")), "suspended");
+      const refused = as(await chat.send("c", user("hello")), "errored");
+      expect(refused).to.deep.include({ errorCategory: "chat_turn_pending", errorBucket: "user_correctable", invoked: false, path: null });
+      expect(refused.reply.content).to.include(paused.invocationId).and.include("approval-delete the report").and.match(/adjust your message/);
+      expect(await historyOf(chat, "c")).to.deep.equal(["delete the report", 'Approve "delete the report"?']);
+      expect(await chat.pending("c")).to.deep.equal([{ sessionId: "c", invocationId: paused.invocationId, signalDescriptor: paused.signalDescriptor }]);
+      expect(await chat.pending("other")).to.deep.equal([]);
+
+      as(await chat.signal({ invocationId: paused.invocationId }, { decision: "approve" }), "completed");
+      expect(await chat.pending("c")).to.deep.equal([]);
+      const after = as(await chat.send("c", user("hello")), "completed");
+      expect(after.replies).to.deep.equal([{ role: "assistant", content: "echo: hello" }]);
+      expect(await historyOf(chat, "c")).to.deep.equal(["delete the report", 'Approve "delete the report"?', "Done: delete the report", "hello", "echo: hello"]);
+    });
+
+    it("a send queued behind the one that pauses is refused too (§5.3: it starts after that turn's outcome)", async () => {
+      const chat = chatOver(gated());
+      const [first, second] = await Promise.all([chat.send("c", user("delete it")), chat.send("c", user("and this"))]);
+      const paused = as(first!, "suspended");
+      expect(as(second!, "errored").errorCategory).to.equal("chat_turn_pending");
+      // Another session is not held up by it.
+      as(await chat.send("d", user("hi")), "completed");
+      as(await chat.signal({ invocationId: paused.invocationId }, { decision: "reject" }), "completed");
+      expect(await historyOf(chat, "c")).to.deep.equal(["delete it", 'Approve "delete it"?', "Declined."]);
+    });
+
+    it("a turn resumed around the chat layer (harness.handle) no longer holds the session", async () => {
+      const chat = chatOver(gated());
+      const paused = as(await chat.send("c", user("delete x")), "suspended");
+      expect((await chat.harness.handle({ signal: { invocationId: paused.invocationId }, signalPayload: { decision: "approve" } })).outcome).to.equal("completed");
+      expect(await chat.pending("c")).to.deep.equal([]);
+      as(await chat.send("c", user("next")), "completed");
+    });
+
+    it("a new harness over the same SQLite files (a restart) still sees the paused turn: refuses, lists it, resumes it", async () => {
+      const dir = tempDir("oa-chat-pending-");
+      try {
+        const database = join(dir, "chat.db");
+        const open = () => {
+          const store = new SqliteSessionStore(database);
+          const checkpointer = new SqliteCheckpointer(database, { table: "paused" });
+          const chat: ChatHarness = new ChatHarness({
+            graph: withSessions(gated(), { store, projection: "full" }),
+            checkpointer,
+            coordinator: new PausedRecordSignalCoordinator((id) => chat.harness.suspendable.load(id)),
+          });
+          return { chat, close: () => (store.close(), checkpointer.close()) };
+        };
+        const a = open();
+        const paused = as(await a.chat.send("s", user("delete all")), "suspended");
+        as(await a.chat.send("t", user("delete none")), "suspended");
+        a.close();
+        const b = open();
+        try {
+          expect((await b.chat.pending("s")).map((p) => p.invocationId)).to.deep.equal([paused.invocationId]);
+          expect(as(await b.chat.send("s", user("hello")), "errored").errorCategory).to.equal("chat_turn_pending");
+          as(await b.chat.signal({ invocationId: paused.invocationId }, { decision: "approve" }), "completed");
+          as(await b.chat.send("s", user("hello")), "completed");
+          expect(await historyOf(b.chat, "s")).to.deep.equal(["delete all", 'Approve "delete all"?', "Done: delete all", "hello", "echo: hello"]);
+          expect(await b.chat.pending("t")).to.have.length(1);
+        } finally {
+          b.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("providerChatGraph: a new message after a cancelled approval is answered, not parked behind the stale approval flag", async () => {
+      const provider = new ScriptedProvider({ script: { mode: "when_only", responses: [{ type: "text", content: "Hi!", when: { prompt_contains: "hello" } }] } });
+      const chat = new ChatHarness({ graph: withSessions(providerChatGraph(provider, { approveWhen: (t) => t.startsWith("delete") }), { store: new InMemorySessionStore(), projection: "full" }) });
+      const paused = as(await chat.send("c", user("delete it")), "suspended");
+      expect(await chat.harness.suspendable.cancel(paused.invocationId)).to.equal(true);
+      expect(await chat.pending("c")).to.deep.equal([]);
+      // The session saved at suspend still says awaiting_approval: a new turn starts without it.
+      const t = as(await chat.send("c", user("hello")), "completed");
+      expect(t.replies).to.deep.equal([{ role: "assistant", content: "Hi!" }]);
+    });
+  });
 });
+

@@ -3,7 +3,9 @@
  *
  * - `send(sessionId, message)` (§5): validates the session id and the message first (§3.1, §5.1 —
  *   nothing is loaded for a malformed call), serializes per session id (§5.3: a second `send` on
- *   the same session waits for the first; other sessions run in parallel), loads the session to
+ *   the same session waits for the first; other sessions run in parallel), refuses the message
+ *   while a turn of the session waits for a signal (`chat_turn_pending`, see `pending.ts`: run now,
+ *   it would be overwritten when the paused turn resumes), loads the session to
  *   classify the turn (§6: empty history → §3.1 new session, else §3.2; a failing load is the
  *   errored outcome and the graph never runs), then runs the turn with the user message appended
  *   to `messages` through the graph's `append` reducer. The outcome (§5.2) carries the messages
@@ -13,6 +15,9 @@
  * - `signal(signal, payload)` (§8.2): the signal-resume path (harness §3.3) — never `send()`. The
  *   resumed turn's outcome goes to every listener `subscribe(sessionId, callback)` registered for
  *   the paused invocation's session, exactly once, and is returned too.
+ * - `pending(sessionId)`: the session's turns waiting for a signal (invocation id + descriptor), so
+ *   a client that lost the `suspended` answer (a reloaded page, a restarted terminal) can offer
+ *   their resume again.
  *
  * ```ts
  * const State = defineState({ messages: messagesField() });
@@ -32,6 +37,7 @@ import type { ArrivingSignal, SignalCoordinator } from "../signal-coordinator.ts
 import type { DispatchPath } from "../transmission.ts";
 import { NO_SINGLE_SUBSCRIPTION, TurnHarness, type CompletedTurn, type SuspendedTurn, type TurnInvokeOptions, type TurnResult } from "../turn-harness.ts";
 import { historyOf, MESSAGES_FIELD } from "./history.ts";
+import { ChatTurnPendingError, PendingTurns, type PendingTurn } from "./pending.ts";
 import { validateChatMessage, type ChatMessage, type SystemMessage } from "./message.ts";
 import { DEFAULT_ERROR_REPLIES, errorReply, type ErrorReplies } from "./replies.ts";
 
@@ -106,6 +112,7 @@ export class ChatHarness {
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #listeners = new Map<string, Set<ChatListener>>();
   readonly #onListenerError: (error: unknown, sessionId: string) => void;
+  readonly #pending: PendingTurns;
 
   constructor(options: ChatHarnessOptions) {
     if (!(options.graph instanceof SessionBoundGraph)) throw new TypeError("ChatHarness: the chat harness is sessioned-only — pass withSessions(graph, { store, projection })");
@@ -123,6 +130,17 @@ export class ChatHarness {
       ...(options.classifyError !== undefined ? { classifyError: options.classifyError } : {}),
       initialState: (tx) => ({ [MESSAGES_FIELD]: [tx.payload?.["message"]] }),
     });
+    this.#pending = new PendingTurns(this.harness.suspendable, this.harness.graph.name);
+  }
+
+  /**
+   * The turns of `sessionId` waiting for a signal (paused records still `suspended`), oldest
+   * first — what a client shows Approve / Reject (or Continue) for after it lost the `suspended`
+   * answer. Rejects when the paused records cannot be read.
+   */
+  pending(sessionId: string): Promise<readonly PendingTurn[]> {
+    if (typeof sessionId !== "string" || sessionId.length === 0) return Promise.reject(new TypeError("pending: sessionId must be a non-empty string"));
+    return this.#pending.of(sessionId);
   }
 
   /** §5: one user turn (see the module comment). Resolves with an outcome for every failure it can categorize. */
@@ -137,7 +155,19 @@ export class ChatHarness {
       return this.#failed(sessionId, null, e, false);
     }
     return this.#serialized(sessionId, async () => {
+      // harness-chat §5.3: "The second call awaits the first's outcome before beginning its own
+      // session load + invoke dispatch." A turn that suspended has not ended; the harness "MUST NOT
+      // block on suspended turns" (harness §5.3) and a send "MUST NOT be classified as
+      // signal-resume" (§6). So a message sent while one waits is refused, never run: run on the
+      // session saved at suspend, it would be overwritten when the paused turn resumes (pending.ts).
+      let waiting: readonly PendingTurn[];
       let history: readonly ChatMessage[];
+      try {
+        waiting = await this.#pending.of(sessionId);
+      } catch (e) {
+        return this.#failed(sessionId, null, e, false);
+      }
+      if (waiting.length > 0) return this.#failed(sessionId, null, new ChatTurnPendingError(sessionId, waiting), false);
       try {
         history = historyOf((await this.sessions.load(sessionId))?.state as Readonly<Record<string, unknown>> | undefined);
       } catch (e) {
@@ -217,6 +247,7 @@ export class ChatHarness {
       case "completed":
         return { ...base, outcome: "completed", invocationId: turn.invocationId, replies: historyOf(turn.state).slice(from), finalState: turn.state, turn };
       case "suspended":
+        this.#pending.add(sessionId, turn.invocationId);
         return { ...base, outcome: "suspended", invocationId: turn.invocationId, signalDescriptor: turn.descriptor, pendingMessages: historyOf(turn.state).slice(from), turn };
       case "errored":
         return this.#erroredFrom(sessionId, turn.path, turn.error, turn.attempts > 0);

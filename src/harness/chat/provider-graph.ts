@@ -103,9 +103,11 @@ export function providerChatGraph(provider: Provider, options: ProviderChatOptio
   const approveWhen = options.approveWhen;
   return new GraphBuilder(ProviderChatState)
     .addNode("gate", async (s) => {
+      // A new turn starts here (a resume continues after "hold"): it never inherits an approval
+      // flag the session kept from a paused turn that was cancelled or whose resume failed.
       const text = lastUserText(s.messages);
-      if (approveWhen === undefined || !approveWhen(text)) return {};
-      return { awaiting_approval: true, messages: [{ role: "assistant", content: `Approve "${text}"? (approve / reject)` } satisfies ChatMessage] };
+      if (approveWhen === undefined || !approveWhen(text)) return { awaiting_approval: false, decision: "" };
+      return { awaiting_approval: true, decision: "", messages: [{ role: "assistant", content: `Approve "${text}"? (approve / reject)` } satisfies ChatMessage] };
     })
     .addNode("hold", async (s) => {
       if (s.awaiting_approval && s.decision === "") suspend({ signalId: `approval-${randomUUID()}`, metadata: { kind: "approval", request: lastUserText(s.messages) } });
