@@ -5,7 +5,13 @@
  * sends each message as `POST /chat/<session>/messages` with `Accept: text/event-stream` and
  * renders the reply as its `delta` events arrive; a suspended turn shows its pending messages and
  * Approve / Reject buttons that resume it (`POST /chat/signals`, streamed the same way) — or
- * Continue, for a turn the server checkpointed while shutting down.
+ * Continue, for a turn the server checkpointed while shutting down. On load it rebuilds those
+ * buttons from the history response's `pending` list (the session's turns still waiting), so a
+ * reload never strands a paused turn.
+ *
+ * A message the server did not take (an errored turn — e.g. `chat_turn_pending`, sent while a turn
+ * waits for approval — saves nothing) is marked unsent and put back in the input box; the text in
+ * the box is kept in `sessionStorage` per session, so a reload keeps it too.
  */
 export const CHAT_PAGE = `<!doctype html>
 <html lang="en">
@@ -20,6 +26,7 @@ export const CHAT_PAGE = `<!doctype html>
   .user { background: #dbeafe; align-self: flex-end; }
   .assistant { background: #f1f5f9; align-self: flex-start; }
   .system { background: #fee2e2; align-self: center; font-size: 13px; }
+  .unsent { opacity: .55; text-decoration: line-through; }
   .approval { display: flex; gap: .5rem; align-self: flex-start; }
   form { display: flex; gap: .5rem; }
   #text { flex: 1; padding: .5rem; font: inherit; }
@@ -47,16 +54,25 @@ function bubble(role, text) {
   return div;
 }
 function show(messages) { for (const m of messages) if (m.role !== "tool") bubble(m.role, textOf(m)); }
+// The unsent text of the input box, per session (survives a reload, not the tab).
+const draftKey = "openarmature-draft:" + session;
+const draft = {
+  get() { try { return sessionStorage.getItem(draftKey) || ""; } catch { return ""; } },
+  set(text) { try { if (text) sessionStorage.setItem(draftKey, text); else sessionStorage.removeItem(draftKey); } catch { /* storage off: the box still holds it */ } },
+};
+input.value = draft.get();
+input.addEventListener("input", () => draft.set(input.value));
+/** POST \`body\` and render the streamed answer; resolves with the outcome ("completed", "suspended", "errored", …, or "failed"). */
 async function stream(path, body) {
   status.textContent = "…";
-  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body) });
-  if (!res.ok || !res.body) {
-    const err = await res.json().catch(() => ({}));
-    bubble("system", (err.error && err.error.message) || "request failed: " + res.status);
+  const res = await fetch(path, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body) }).catch(() => null);
+  if (!res || !res.ok || !res.body) {
+    const err = res ? await res.json().catch(() => ({})) : {};
+    bubble("system", (err.error && err.error.message) || (res ? "request failed: " + res.status : "the server cannot be reached"));
     status.textContent = "";
-    return;
+    return "failed";
   }
-  let live = null, buffer = "";
+  let live = null, buffer = "", outcome = "failed";
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {
     const { value, done } = await reader.read();
@@ -71,12 +87,15 @@ async function stream(path, body) {
       if (event === "delta") { live = live || bubble("assistant", ""); live.classList.add("streaming"); live.textContent += data.text; continue; }
       if (live) live.remove();
       live = null;
+      outcome = event;
       if (event === "completed") show(data.replies);
       else if (event === "suspended") { show(data.pending_messages); approval(data.invocation_id, (data.signal_descriptor.metadata || {}).kind); }
       else if (event === "errored") bubble("system", textOf(data.reply));
+      else if (data && data.error) bubble("system", data.error.message);
     }
   }
   status.textContent = "";
+  return outcome;
 }
 function approval(invocationId, kind) {
   const box = document.createElement("div");
@@ -96,10 +115,20 @@ form.onsubmit = async (e) => {
   e.preventDefault();
   const text = input.value;
   input.value = "";
-  bubble("user", text);
-  await stream(base + "/messages", { role: "user", content: text });
+  const mine = bubble("user", text);
+  const outcome = await stream(base + "/messages", { role: "user", content: text });
+  if (outcome === "completed" || outcome === "suspended") return void draft.set(input.value);
+  // Not taken (nothing of an errored turn is saved): keep the text for another try.
+  mine.classList.add("unsent");
+  mine.title = "not sent";
+  if (input.value === "") input.value = text;
+  draft.set(input.value);
 };
-fetch(base + "/messages").then((r) => r.json()).then((h) => show(h.messages || []));
+fetch(base + "/messages").then((r) => r.json()).then((h) => {
+  show(h.messages || []);
+  // Turns still waiting for a signal get their buttons back (after a reload, a lost answer).
+  for (const p of h.pending || []) approval(p.invocation_id, (p.signal_descriptor.metadata || {}).kind);
+});
 </script>
 </body>
 </html>

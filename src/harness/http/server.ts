@@ -7,7 +7,7 @@
  * | `POST /turns` `{payload?, intent?, session_id?}` | one `TurnHarness` turn (harness §3.0–§3.2) |
  * | `POST /signals` `{invocation_id? , signal_id?, payload?}` | the signal-resume path (§3.3, §6 REST callback) |
  * | `POST /chat/<session>/messages` `<ChatMessage>` | `ChatHarness.send()`; `Accept: text/event-stream` streams the reply (`delta` events, then the outcome) |
- * | `GET /chat/<session>/messages` | the session's history `{messages}` (empty for an unknown session) |
+ * | `GET /chat/<session>/messages` | the session's history `{messages, pending}` (empty for an unknown session); `pending`: its turns waiting for a signal, `[{invocation_id, signal_descriptor}]` |
  * | `POST /chat/signals` `{invocation_id?, signal_id?, payload?}` | `ChatHarness.signal()` (streams like a message) |
  * | `GET /chat/<session>/events` | server-sent events: every resumed turn of the session (the subscribed listener, harness-chat §8.2) |
  * | `GET /` | the web chat page (`page.ts`; `page: false` turns it off) |
@@ -287,7 +287,8 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
       if (parts.length === 3 && parts[2] === "messages") {
         if (method === "GET") {
           const record = await c.sessions.load(parts[1]!);
-          return send(res, 200, { session_id: parts[1], messages: historyOf(record?.state as Readonly<Record<string, unknown>> | undefined) });
+          const pending = (await c.pending(parts[1]!)).map((p) => ({ invocation_id: p.invocationId, signal_descriptor: p.signalDescriptor }));
+          return send(res, 200, { session_id: parts[1], messages: historyOf(record?.state as Readonly<Record<string, unknown>> | undefined), pending });
         }
         only("POST");
         const message = await readJson(req, max);
