@@ -21,6 +21,7 @@ import { SqliteSessionStore } from "../sessions/sqlite.ts";
 import { SqliteCheckpointer } from "../checkpoint/sqlite.ts";
 import { ChatHarness, historyOf, providerChatGraph, streamReplyTo, type ChatMessage, type ChatTurnOutcome } from "../harness/chat/index.ts";
 import { DEFAULT_CHAT_DATABASE, startHarnessServer } from "../harness/http/server.ts";
+import { PausedRecordSignalCoordinator } from "../harness/signal-coordinator.ts";
 
 const MODEL_OPTIONS = `  --provider NAME      a registered provider (default: openai, anthropic or gemini when its API key
                        is set — OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY —, else scripted)
@@ -159,12 +160,19 @@ export async function chatCommand(argv: string[], io: { input?: NodeJS.ReadableS
   const paused = values.database !== undefined ? new SqliteCheckpointer(values.database, { table: "openarmature_paused" }) : undefined;
   if (store instanceof SqliteSessionStore) owned.push(store);
   if (paused) owned.push(paused);
-  const chat = new ChatHarness({ graph: withSessions(graph, { store, projection: "full" }), ...(paused ? { checkpointer: paused } : {}) });
+  // A turn paused in an earlier run resumes by invocation id from its record (no live subscription then).
+  const chat: ChatHarness = new ChatHarness({
+    graph: withSessions(graph, { store, projection: "full" }),
+    ...(paused ? { checkpointer: paused } : {}),
+    coordinator: new PausedRecordSignalCoordinator((id) => chat.harness.suspendable.load(id)),
+  });
   const session = values.session ?? randomUUID();
   err.write(`openarmature chat: ${choice.banner}; session ${session}. '/quit' to leave.\n`);
   for (const m of historyOf((await chat.sessions.load(session))?.state as Readonly<Record<string, unknown>> | undefined)) out.write(`${m.role}> ${textOf(m)}\n`);
 
-  let waiting: string | undefined; // the invocation id of a turn waiting for approval
+  // The invocation id of a turn waiting for approval — one left by an earlier run of this session too.
+  let waiting: string | undefined = (await chat.pending(session))[0]?.invocationId;
+  if (waiting !== undefined) out.write(`(waiting for approval: type 'approve' or 'reject')\n`);
   const show = (o: ChatTurnOutcome, streamed: boolean): void => {
     if (o.outcome === "completed") {
       // The streamed text is already on screen; print whatever else the turn added.

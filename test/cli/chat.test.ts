@@ -81,6 +81,23 @@ describe("cli: openarmature chat (piped stdin, no API key)", function () {
     expect(second.stdout).to.equal("user> remember me\nassistant> You said: remember me\nassistant> You said: again\n");
   });
 
+  it("--database: a run with the --session of a turn still waiting for approval picks the approval up ('approve' resumes it)", async () => {
+    const db = join(dir, "pending.db");
+    const first = await runChat("bin/openarmature.mjs", ["--database", db, "--session", "p1", "--approve-when", "^!"], "!delete all\n");
+    expect(first.code).to.equal(0, first.stderr);
+    expect(first.stdout).to.include("(waiting for approval: type 'approve' or 'reject')");
+    const second = await runChat("bin/openarmature.mjs", ["--database", db, "--session", "p1", "--approve-when", "^!"], "approve\nafter\n");
+    expect(second.code).to.equal(0, second.stderr);
+    expect(second.stdout.split("\n")).to.deep.equal([
+      "user> !delete all",
+      'assistant> Approve "!delete all"? (approve / reject)',
+      "(waiting for approval: type 'approve' or 'reject')",
+      "assistant> You said: !delete all",
+      "assistant> You said: after",
+      "",
+    ]);
+  });
+
   it("usage errors exit 2 naming the problem", async () => {
     const r = await runChat("bin/openarmature.mjs", ["--provider", "nope"], "");
     expect(r.code).to.equal(2);

@@ -34,6 +34,6 @@ export {
   type RedactedThinkingBlock,
 } from "./message.ts";
 export { messagesField, historyOf, MESSAGES_FIELD } from "./history.ts";
-export { ChatTurnPendingError, CHAT_TURN_PENDING, type PendingTurn } from "./pending.ts";
+export { ChatTurnPendingError, type PendingTurn } from "./pending.ts";
 export { providerChatGraph, ProviderChatState, streamReplyTo, checkpointableTurn, checkpointSignal, INTERRUPTED_KIND, assistantReply, type ProviderChatOptions, type ReplySink } from "./provider-graph.ts";
 export { DEFAULT_ERROR_REPLIES, errorReply, type ErrorReplies } from "./replies.ts";

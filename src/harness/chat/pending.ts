@@ -32,15 +32,15 @@ export interface PendingTurn {
   readonly signalDescriptor: SignalDescriptor;
 }
 
-/** The project category of {@link ChatTurnPendingError} (not a spec category; bucket `user_correctable`). */
-export const CHAT_TURN_PENDING = "chat_turn_pending";
-
 const quote = (s: string, max = 80): string => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 
-/** `send()` on a session whose turn waits for a signal (see the module comment). */
+/**
+ * `send()` on a session whose turn waits for a signal (see the module comment). Its category,
+ * `chat_turn_pending`, is the project's own (no spec names it); bucket `user_correctable`.
+ */
 export class ChatTurnPendingError extends Error {
   override name = "ChatTurnPendingError";
-  readonly category = CHAT_TURN_PENDING;
+  readonly category = "chat_turn_pending";
   constructor(
     readonly sessionId: string,
     readonly pending: readonly PendingTurn[],
