@@ -17,7 +17,7 @@ import type { ConfigureContext, JsonSchema } from "../../src/conformance/directi
 import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
-import { PromptContextSlot, type DeclaredPrompt, type PromptBackendType } from "../../harness/prompts/rendered.ts";
+import { PromptContextSlot, recordRender, type DeclaredPrompt, type PromptBackendType } from "../../harness/prompts/rendered.ts";
 
 const HOME = "observability";
 
@@ -114,6 +114,7 @@ export class RendersPrompt {
     node.steps.push(async (_s, ctx) => {
       const result = await state.manager(where).get(String(declared["name"]), { label: String(declared["label"]), variables: state.variables, signal: ctx.signal });
       state.record(ctx, result);
+      recordRender(env.currentCall().observation, { node: node.name, result });
     });
   }
 }

@@ -12,6 +12,7 @@
  * hashing, budgets and their evaluation are the library's.
  */
 import { SlotKey } from "../../src/conformance/directive.ts";
+import { Facet, type Observation } from "../../src/conformance/observation.ts";
 import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
 import type { NodeContext } from "../../src/graph/index.ts";
 import type { Message } from "../../src/llm/index.ts";
@@ -75,6 +76,19 @@ export class PromptContextState {
 }
 
 export const PromptContextSlot = new SlotKey<PromptContextState>("graph-case prompt context", () => new PromptContextState());
+
+/** One `renders_prompt` render of a call: the node that rendered and what the library returned. */
+export interface RenderedPrompt {
+  readonly node: string;
+  readonly result: PromptResult;
+}
+
+/** The renders the call's nodes made, in order (the prompt-identity claims compare the events with them). */
+export const RenderedPrompts = new Facet<readonly RenderedPrompt[]>("prompts rendered by renders_prompt");
+
+export function recordRender(obs: Observation, render: RenderedPrompt): void {
+  obs.set(RenderedPrompts, [...(obs.tryGet(RenderedPrompts) ?? []), render]);
+}
 
 /** The prompt this node execution rendered; a fixture defect when its `renders_prompt` step did not run first. */
 export function requireRendered(state: PromptContextState, ctx: NodeContext, what: string, where: FixtureLocation): PromptResult {
