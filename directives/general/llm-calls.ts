@@ -16,6 +16,7 @@ import { mockCapabilities } from "../../harness/llm/mock-capabilities.ts";
 import type { MockEntry } from "../../harness/llm/mock-provider.ts";
 import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { MOCK_RAISES_SCHEMA } from "../../harness/retrieval/case.ts";
+import { PromptContextSlot, renderedMessages, requireRendered } from "../../harness/prompts/rendered.ts";
 import { callOptions, DEFAULT_STREAM_MODEL, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, useLlmResponses, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
 
 const HOME = "general";
@@ -122,18 +123,35 @@ export class ProviderConfig {
 /**
  * `calls_llm: {messages, stores_response_in?, model?, response_schema?, config?, retry?, stream?,
  * tools?}` (conformance-adapter §5.1): the node body makes one real `complete()` call against the
- * mock provider and stores the response content.
+ * mock provider and stores the response content. After a `renders_prompt` step in the same node
+ * (observability's harness notes, 106 / 126) the call runs in the library's prompt context of the
+ * rendered prompt, and without `messages` it sends the rendered prompt's messages; without either
+ * the call has nothing to send (`fixture_schema_invalid`).
  */
 @directive({ name: "calls_llm", at: "node", home: HOME, section: "conformance-adapter §5.1", summary: "node makes one real complete() call against the mock provider" })
 export class CallsLlm {
-  readonly schema: JsonSchema = { ...LLM_CALL_SCHEMA, properties: { ...LLM_CALL_SCHEMA.properties, stores_response_in: { type: "string", minLength: 1 } }, additionalProperties: false };
-  contribute(value: LlmCallSpec & { stores_response_in?: string }, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
+  readonly schema: JsonSchema = {
+    ...LLM_CALL_SCHEMA,
+    required: [],
+    properties: { ...LLM_CALL_SCHEMA.properties, stores_response_in: { type: "string", minLength: 1 } },
+    additionalProperties: false,
+  };
+  contribute(value: Partial<LlmCallSpec> & { stores_response_in?: string }, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
     const where = env.locate(at);
     const llm = env.slot(ObsLlmSlot);
-    callOptions(value, where); // synthesis errors surface at build time
+    const prompts = env.slot(PromptContextSlot);
+    const fromPrompt = value.messages === undefined;
+    if (fromPrompt && !prompts.rendersBefore(node)) {
+      throw new FixtureSchemaInvalid(
+        "'calls_llm' is missing required key 'messages': a call sends its messages, or the messages of the prompt a renders_prompt step earlier in the node rendered (observability 106 / 126 harness notes)",
+        where,
+      );
+    }
+    if (!fromPrompt) callOptions(value as LlmCallSpec, where); // synthesis errors surface at build time
     node.steps.push(async (_s, ctx) => {
-      const { messages, options } = callOptions(value, where);
-      const r = await llm.provider(value.model).complete(messages, { ...options, signal: ctx.signal });
+      const sent = fromPrompt ? renderedMessages(requireRendered(prompts, ctx, "calls_llm without messages", where)) : value.messages;
+      const { messages, options } = callOptions({ ...value, messages: sent } as LlmCallSpec, where);
+      const r = await prompts.within(ctx, () => llm.provider(value.model).complete(messages, { ...options, signal: ctx.signal }));
       llm.responses.push(r);
       return value.stores_response_in === undefined ? {} : { [value.stores_response_in]: textOf(r.message.content) };
     });

@@ -132,3 +132,41 @@ const runRows: ClaimRow<Array<readonly ReadableSpan[]>>[] = [
   },
 ];
 registerClaims(HOME, runs, runRows, useOtelCapture);
+
+/** Each call's executed path: its started node executions, in step order (namespace, step, attempt, lineage). */
+function paths(obs: Observation, ctx: CheckContext): Array<{ spans: readonly ReadableSpan[]; path: string[] }> | null {
+  const out: Array<{ spans: readonly ReadableSpan[]; path: string[] }> = [];
+  for (const c of obs.calls.length > 0 ? obs.calls : [obs]) {
+    const cap = capturedSpans(c, ctx);
+    if (cap === null) return null;
+    const started = cap.nodeEvents.filter((e) => e.phase === "started");
+    const path = started.map((e) => show([e.namespace, e.step, e.attemptIndex, e.fanOutIndexChain, e.branchNameChain])).sort();
+    out.push({ spans: cap.spans, path });
+  }
+  return out;
+}
+
+const acrossRuns: ClaimRow<Array<{ spans: readonly ReadableSpan[]; path: string[] }>>[] = [
+  {
+    name: "same_execution_path",
+    section: "observability 011",
+    summary: "every run of the case executed the same nodes, at the same steps, attempts and lineage",
+    check: (rs) => {
+      if (rs.length < 2) return `${rs.length} run(s): nothing to compare`;
+      const first = show(rs[0]!.path);
+      const other = rs.findIndex((r) => show(r.path) !== first);
+      return other < 0 ? null : `run ${other} executed ${show(rs[other]!.path)}, run 0 ${first}`;
+    },
+  },
+  {
+    name: "span_count_equal_across_runs",
+    section: "observability 011",
+    summary: "every run of the case exported the same number of spans",
+    check: (rs) => {
+      if (rs.length < 2) return `${rs.length} run(s): nothing to compare`;
+      const counts = rs.map((r) => r.spans.length);
+      return new Set(counts).size === 1 ? null : `span counts ${show(counts)}`;
+    },
+  },
+];
+registerClaims(HOME, paths, acrossRuns, useOtelCapture);

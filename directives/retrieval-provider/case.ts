@@ -9,6 +9,8 @@ import type { CheckContext, ConfigureContext } from "../../src/conformance/direc
 import { Shapes, type Shape } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
+import { FixtureSchemaInvalid, type FixtureLocation } from "../../src/conformance/errors.ts";
+import { PromptContextSlot, renderedText, requireRendered, type PromptContextState } from "../../harness/prompts/rendered.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { completedState } from "../../harness/graph/reading.ts";
 import * as F from "../../harness/graph/facets.ts";
@@ -112,43 +114,59 @@ const EMBED_CONFIG_SCHEMA = { type: "object", additionalProperties: false, prope
 const RERANK_CONFIG_SCHEMA = { type: "object", additionalProperties: false, properties: { return_documents: {}, extras: { type: ["object", "null"] } } } as const;
 
 interface EmbedValue {
-  input: string[];
+  input?: string[];
+  input_from_rendered_prompt?: boolean;
   config?: Record<string, unknown>;
   stores_response_in: string;
 }
 
-/** `calls_embed: {input, config?, stores_response_in}` — the node calls embed() and stores the response. */
+/**
+ * `calls_embed: {input, config?, stores_response_in}` — the node calls embed() and stores the
+ * response. After a `renders_prompt` step in the node (observability's harness notes) the call runs
+ * in the library's prompt context of the rendered prompt; `input_from_rendered_prompt: true` in
+ * place of `input` embeds the rendered prompt's text (106's note names it the embedding sibling of
+ * `query_from_rendered_prompt`).
+ */
 @directive({ name: "calls_embed", at: "node", home: GENERAL, summary: "call the bound EmbeddingProvider.embed()" })
 export class CallsEmbed {
   readonly schema = {
     type: "object",
-    required: ["input", "stores_response_in"],
+    required: ["stores_response_in"],
     additionalProperties: false,
-    properties: { input: { type: "array", items: { type: "string" } }, config: EMBED_CONFIG_SCHEMA, stores_response_in: { type: "string", minLength: 1 } },
+    properties: {
+      input: { type: "array", items: { type: "string" } },
+      input_from_rendered_prompt: { const: true },
+      config: EMBED_CONFIG_SCHEMA,
+      stores_response_in: { type: "string", minLength: 1 },
+    },
   };
   contribute(value: EmbedValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
     const state = env.slot(RETRIEVAL_CASE);
-    node.steps.push(async () => {
+    const prompts = env.slot(PromptContextSlot);
+    const content = fromRenderedPrompt(value.input, value.input_from_rendered_prompt, "calls_embed", "input", node, prompts, env.locate(at));
+    node.steps.push(async (_s, ctx) => {
+      const input = content === "rendered" ? [renderedText(requireRendered(prompts, ctx, "input_from_rendered_prompt", env.locate(at)), "input_from_rendered_prompt", env.locate(at))] : content;
       const provider = state.embeddingProvider(env.locate(at));
       const mock = state.embedMock;
       const [sent, served] = [mock.requests.length, mock.served.length];
       let response: EmbeddingResponse | undefined;
       let error: unknown;
       try {
-        response = await provider.embed(value.input, value.config !== undefined ? { config: value.config } : {});
+        response = await prompts.within(ctx, () => provider.embed(input, value.config !== undefined ? { config: value.config } : {}));
         return { [value.stores_response_in]: response };
       } catch (e) {
         error = e;
         throw e;
       } finally {
-        record(env, { operation: "embed", mapping: state.mapping ?? "stand-in", node: node.name, input: value as unknown as Record<string, unknown>, construction: state.embedding?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
+        record(env, { operation: "embed", mapping: state.mapping ?? "stand-in", node: node.name, input: { ...value, input }, construction: state.embedding?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
       }
     });
   }
 }
 
 interface RerankValue {
-  query: string;
+  query?: string;
+  query_from_rendered_prompt?: boolean;
   documents: string[];
   top_k?: number;
   config?: Record<string, unknown>;
@@ -156,15 +174,21 @@ interface RerankValue {
   stores_response_in: string;
 }
 
-/** `calls_rerank: {query, documents, top_k?, config?, model?, stores_response_in}` — the node calls rerank(). */
+/**
+ * `calls_rerank: {query, documents, top_k?, config?, model?, stores_response_in}` — the node calls
+ * rerank(). After a `renders_prompt` step in the node the call runs in the library's prompt context
+ * of the rendered prompt; `query_from_rendered_prompt: true` in place of `query` uses the rendered
+ * prompt's text as the query (observability 106's harness note).
+ */
 @directive({ name: "calls_rerank", at: "node", home: GENERAL, summary: "call the bound RerankProvider.rerank()" })
 export class CallsRerank {
   readonly schema = {
     type: "object",
-    required: ["query", "documents", "stores_response_in"],
+    required: ["documents", "stores_response_in"],
     additionalProperties: false,
     properties: {
       query: { type: "string" },
+      query_from_rendered_prompt: { const: true },
       documents: { type: "array", items: { type: "string" } },
       top_k: { type: "integer" },
       config: RERANK_CONFIG_SCHEMA,
@@ -174,26 +198,47 @@ export class CallsRerank {
   };
   contribute(value: RerankValue, node: NodeAssembly, env: BuildEnv, at: KeyPath): void {
     const state = env.slot(RETRIEVAL_CASE);
-    node.steps.push(async () => {
+    const prompts = env.slot(PromptContextSlot);
+    const content = fromRenderedPrompt(value.query, value.query_from_rendered_prompt, "calls_rerank", "query", node, prompts, env.locate(at));
+    node.steps.push(async (_s, ctx) => {
+      const query = content === "rendered" ? renderedText(requireRendered(prompts, ctx, "query_from_rendered_prompt", env.locate(at)), "query_from_rendered_prompt", env.locate(at)) : content;
       const provider = state.rerankProvider(env.locate(at), value.model);
       const mock = state.rerankMock;
       const [sent, served] = [mock.requests.length, mock.served.length];
       let response: RerankResponse | undefined;
       let error: unknown;
       try {
-        response = await provider.rerank(value.query, value.documents, {
-          ...(value.top_k !== undefined ? { topK: value.top_k } : {}),
-          ...(value.config !== undefined ? { config: value.config } : {}),
-        });
+        response = await prompts.within(ctx, () =>
+          provider.rerank(query, value.documents, {
+            ...(value.top_k !== undefined ? { topK: value.top_k } : {}),
+            ...(value.config !== undefined ? { config: value.config } : {}),
+          }),
+        );
         return { [value.stores_response_in]: response };
       } catch (e) {
         error = e;
         throw e;
       } finally {
-        record(env, { operation: "rerank", mapping: state.mapping ?? "stand-in", node: node.name, input: value as unknown as Record<string, unknown>, construction: state.rerank?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
+        record(env, { operation: "rerank", mapping: state.mapping ?? "stand-in", node: node.name, input: { ...value, query }, construction: state.rerank?.fields ?? {}, response, error, requests: mock.requests.slice(sent), served: mock.served.slice(served).map((s) => s.body) });
       }
     });
   }
+}
+
+/**
+ * A call's written content, or `"rendered"` when it takes it from the prompt a `renders_prompt`
+ * step earlier in the node rendered; exactly one of the two forms, and the rendered form only after
+ * such a step (`fixture_schema_invalid` otherwise).
+ */
+function fromRenderedPrompt<T>(written: T | undefined, flag: boolean | undefined, directive: string, key: string, node: NodeAssembly, prompts: PromptContextState, where: FixtureLocation): T | "rendered" {
+  const flagKey = `${key}_from_rendered_prompt`;
+  if (flag === true) {
+    if (written !== undefined) throw new FixtureSchemaInvalid(`'${directive}' carries both '${key}' and '${flagKey}'; write one`, where);
+    if (!prompts.rendersBefore(node)) throw new FixtureSchemaInvalid(`'${directive}.${flagKey}' takes the ${key} from the prompt a renders_prompt step earlier in the node rendered, and the node renders none before it`, where);
+    return "rendered";
+  }
+  if (written === undefined) throw new FixtureSchemaInvalid(`'${directive}' is missing required key '${key}' (or '${flagKey}: true' after a renders_prompt step)`, where);
+  return written;
 }
 
 /**

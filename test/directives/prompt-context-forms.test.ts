@@ -1,23 +1,22 @@
 /**
- * The prompt-context forms some observability fixtures use (024, 064, 106, 126-131, 146, 147, 155,
- * 156): `renders_prompt` on a node, `prompt_backend` / `render_variables` at the case, a
- * `calls_llm` without `messages` and a `calls_rerank` without `query`
- * (`query_from_rendered_prompt`). The governing conformance-adapter text (seeds/002, 0.120.1)
- * defines none of them: §5.1 writes calls_llm as `{messages: [...], stores_response_in}` and
- * calls_rerank as `{query, documents, ...}`, and neither §5 nor a harness-note home of the
- * observability directory (§3.2, §3.3) defines renders_prompt, prompt_backend or render_variables
- * (their only descriptions are the per-fixture .md files, which are not a definition home; 106's
- * header note defines query_from_rendered_prompt only in terms of the undefined renders_prompt).
- * §5's preamble puts such directives outside the recognized vocabulary, so §8.2 rejects them. These
- * tests pin that: the defined forms run, the undefined ones fail with the §9 category naming them.
+ * The prompt-context forms the observability fixture headers define (conformance-adapter §3.2, §5
+ * Definition homes: a header comment block is a per-directory harness note): `renders_prompt` on a
+ * node, `prompt_backend` (with `token_budget` and a Langfuse prompt reference) and `render_variables`
+ * at the case, and `calls_llm` / `calls_embed` / `calls_rerank` taking their messages, input or query
+ * from the rendered prompt (106's `query_from_rendered_prompt`, its embedding sibling
+ * `input_from_rendered_prompt`). The render, the prompt-context binding and what the events and
+ * spans report are the library's: a wrong identity, budget or rendered text fails the case.
  */
 import { directiveTester } from "./tester.ts";
 
 const LLM_OK = `mock_llm:
-  - {status: 200, body: {id: cc-1, object: chat.completion, model: m, choices: [{index: 0, message: {role: assistant, content: hello}, finish_reason: stop}], usage: {prompt_tokens: 5, completion_tokens: 1, total_tokens: 6}}}`;
+  - {status: 200, body: {id: cc-1, object: chat.completion, model: m, choices: [{index: 0, message: {role: assistant, content: hello}, finish_reason: stop}], usage: {prompt_tokens: 20, completion_tokens: 1, total_tokens: 21}}}`;
 const RERANK_OK = `mock_rerank:
   - status: 200
     body: {id: rr-1, model: rr-m, results: [{index: 0, relevance_score: 0.8}, {index: 1, relevance_score: 0.2}]}`;
+const EMBED_OK = `mock_embedding:
+  - status: 200
+    body: {object: list, model: e-m, data: [{object: embedding, index: 0, embedding: [0.1, 0.2]}], usage: {prompt_tokens: 2, total_tokens: 2}}`;
 
 const COLLECTOR = "typed_observers:\n  - {name: collector, kind: typed_event_collector}";
 
@@ -36,19 +35,45 @@ initial_state: {}
 ${caseLevel}
 `;
 
-const LLM_CALL = "    calls_llm: {messages: [{role: user, content: hi}], stores_response_in: msg}";
-const PROMPT_CASE = `prompt_backend:
-  type: filesystem
+const BACKEND = (budget = "", type = "filesystem", extra = "") => `prompt_backend:
+  type: ${type}
   prompts:
-    classify: {name: classify, version: "v1", label: production, template: "classify {{x}}", template_hash: h}
-render_variables: {x: y}`;
+    classify: {name: classify, version: "v7", label: production, template: "classify {{x}}", template_hash: h1${budget}${extra}}`;
+const PROMPT_CASE = (budget = "") => `${BACKEND(budget)}\nrender_variables: {x: y}`;
+const RENDERS = "    renders_prompt: classify";
+const IDENTITY = `active_prompt: {name: classify, version: "v7", label: production, template_hash: h1, rendered_hash: "<any-string>"}`;
 
-directiveTester("prompt-context forms the seed does not define", {
+const event = (type: string, fields: string) => `expected:
+  observers:
+    collector:
+      contains_event:
+        event_type: ${type}
+        fields: {${fields}}`;
+
+/** The messages the provider was sent, as the typed event reports them. */
+const SENT = (text: string) => `${COLLECTOR}\n${event("LlmCompletionEvent", `input_messages: [{role: user, content: "${text}"}]`)}`;
+
+directiveTester("prompt-context forms (observability harness notes)", {
   capability: "observability",
   template: (b) => b,
   valid: [
-    graph(LLM_CALL, `${LLM_OK}\nexpected:\n  final_state: {msg: hello}`),
-    graph("    calls_rerank: {query: q, documents: [a, b], stores_response_in: r}", `${RERANK_OK}\n${COLLECTOR}\nexpected:\n  invariants:\n    exactly_one_rerank_event_observed: true`),
+    // calls_llm without messages sends the rendered prompt, in its prompt context (064 / 126).
+    graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("LlmCompletionEvent", `${IDENTITY}, token_budget: null`)}\n  final_state: {msg: hello, r: null}`),
+    graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}\n${SENT("classify y")}`),
+    // The prompt's token_budget reaches the event through the library's binding (126).
+    graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE(", token_budget: {input_max_tokens: 10}")}\n${COLLECTOR}\n${event("LlmCompletionEvent", "token_budget: {input_max_tokens: 10, total_max_tokens: null}")}`),
+    // Explicit messages after renders_prompt: sent as written, the prompt still active (131).
+    graph(`${RENDERS}\n    calls_llm: {messages: [{role: user, content: hi}], stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("LlmCompletionEvent", IDENTITY)}`),
+    // Document order (§8.3): a call before the render runs outside any prompt context (065).
+    graph(`    calls_llm: {messages: [{role: user, content: hi}]}\n${RENDERS}`, `${LLM_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("LlmCompletionEvent", "active_prompt: null")}`),
+    // 106: the rendered text is the rerank query.
+    graph(`${RENDERS}\n    calls_rerank: {query_from_rendered_prompt: true, documents: [a, b], stores_response_in: r}`, `${RERANK_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("RerankEvent", `${IDENTITY}, query: classify y`)}`),
+    // The embedding sibling: the rendered text is the one input.
+    graph(`${RENDERS}\n    calls_embed: {input_from_rendered_prompt: true, stores_response_in: r}`, `${EMBED_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("EmbeddingEvent", `${IDENTITY}, input_strings: [classify y]`)}`),
+    // The render is the library's, strict about undefined variables (prompt-management §8).
+    graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND()}\nexpected_error: {category: prompt_render_error}`),
+    // A Langfuse-reference backend serves the same identity.
+    graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND("", "mock_with_langfuse_reference", ", langfuse_prompt_reference: lf-1")}\nrender_variables: {x: y}\n${COLLECTOR}\n${event("LlmCompletionEvent", IDENTITY)}`),
   ],
   invalid: [
     {
@@ -57,19 +82,49 @@ directiveTester("prompt-context forms the seed does not define", {
       message: "'calls_llm' is missing required key 'messages'",
     },
     {
-      code: graph(`    renders_prompt: classify\n${LLM_CALL}`, LLM_OK),
-      category: "fixture_directive_unknown",
-      message: "'renders_prompt'",
+      code: graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, LLM_OK),
+      category: "fixture_schema_invalid",
+      message: "renders_prompt needs a case-level prompt_backend",
     },
     {
-      code: graph(LLM_CALL, `${LLM_OK}\n${PROMPT_CASE}`),
-      category: "fixture_directive_unknown",
-      message: ["'prompt_backend'", "'render_variables'"],
+      code: graph(`    renders_prompt: other\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}`),
+      category: "fixture_schema_invalid",
+      message: "no prompt 'other' is declared",
     },
     {
       code: graph("    calls_rerank: {query_from_rendered_prompt: true, documents: [a, b], stores_response_in: r}", RERANK_OK),
       category: "fixture_schema_invalid",
-      message: "'calls_rerank' is missing required key 'query'",
+      message: "the node renders none before it",
+    },
+    {
+      code: graph(`${RENDERS}\n    calls_rerank: {query: q, query_from_rendered_prompt: true, documents: [a, b], stores_response_in: r}`, `${RERANK_OK}\n${PROMPT_CASE()}`),
+      category: "fixture_schema_invalid",
+      message: "carries both 'query' and 'query_from_rendered_prompt'",
+    },
+    {
+      code: graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND("", "filesystem", ", langfuse_prompt_reference: lf-1")}`),
+      category: "fixture_schema_invalid",
+      message: "needs prompt_backend type mock_with_langfuse_reference",
+    },
+    // The identity and the rendered text are what the library reports, not what the fixture wrote.
+    {
+      code: graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}\n${COLLECTOR}\n${event("LlmCompletionEvent", 'active_prompt: {version: "v8"}')}`),
+      message: "v8",
+    },
+    { code: graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${PROMPT_CASE()}\n${SENT("classify z")}`), message: "classify z" },
+  ],
+});
+
+/** A per-directory note's definition is recognized only in its own directory (§5 Definition homes). */
+directiveTester("prompt-context forms outside observability", {
+  capability: "graph-engine",
+  template: (b) => b,
+  valid: [],
+  invalid: [
+    {
+      code: graph(`${RENDERS}\n    update: {msg: x}`, PROMPT_CASE()),
+      category: "fixture_directive_unknown",
+      message: ["'renders_prompt'", "'prompt_backend'", "'render_variables'"],
     },
   ],
 });

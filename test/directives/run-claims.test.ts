@@ -64,3 +64,49 @@ directiveTester("claims over several invocations (observability 009)", {
     { code: twoRuns("  invariants:\n    each_invocation_correlation_id_uniform: false"), message: "each_invocation_correlation_id_uniform" },
   ],
 });
+
+/** 011's two runs of one graph, in the §4.3 list form; `second` can start the second run elsewhere, so it takes another path. */
+const determinism = (claims: string, second = "") => `
+state: {fields: {x: {type: int, default: 0}, flag: {type: bool, default: false}}}
+entry: a
+nodes:
+  a: {update_pure: {flag: false}}
+  b: {update_pure: {flag: true}}
+edges:
+  - {from: a, condition: {if_field: x, equals: 5, then: END, else: b}}
+  - {from: b, to: END}
+initial_state: {}
+invocations:
+  - {name: first}
+  - {name: second${second}}
+expected:
+  invariants:
+${claims}
+`;
+
+directiveTester("claims comparing runs (observability 011)", {
+  template: (b) => b,
+  capability: "observability",
+  valid: [determinism("    same_execution_path: true\n    span_count_equal_across_runs: true")],
+  invalid: [
+    { code: determinism("    same_execution_path: true", ", initial_state: {x: 5}"), message: "executed" },
+    { code: determinism("    span_count_equal_across_runs: true", ", initial_state: {x: 5}"), message: "span counts [" },
+    { code: twoRuns("  invariants:\n    same_execution_path: false"), message: "same_execution_path" },
+    { code: oneNodeRun("    same_execution_path: true"), message: "1 run(s): nothing to compare" },
+    { code: oneNodeRun("    span_count_equal_across_runs: true"), message: "1 run(s): nothing to compare" },
+  ],
+});
+
+function oneNodeRun(claims: string): string {
+  return `
+state: {fields: {x: {type: int, default: 0}}}
+entry: a
+nodes:
+  a: {update_pure: {x: 1}}
+edges: [{from: a, to: END}]
+initial_state: {}
+expected:
+  invariants:
+${claims}
+`;
+}
