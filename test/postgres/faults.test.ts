@@ -55,6 +55,7 @@ describe("postgres: faults and schema versions (real server)", function () {
       await own.save("inv", first);
       await l.hold(table, "inv");
       const saving = own.save("inv", record("inv", { lastSavedAt: 2000 }));
+      saving.catch(() => {}); // observed below, after the kill (no unhandled-rejection warning meanwhile)
       await l.killWaiter(table);
       const e = await rejection(saving);
       expect(e.category).to.equal("postgres_store_unavailable");
@@ -78,6 +79,7 @@ describe("postgres: faults and schema versions (real server)", function () {
       await own.save(id, record(id, { correlationId: "c" }));
       await l.hold(table, id);
       const saving = own.save(id, record(id, { correlationId: "c", lastSavedAt: 2000 }));
+      saving.catch(() => {});
       await l.killWaiter(table);
       const e = await rejection(saving);
       expect(e.category).to.equal("postgres_store_unavailable");
@@ -103,6 +105,7 @@ describe("postgres: faults and schema versions (real server)", function () {
     const graph = chain(trail, [["n1", body("n1")], ["n2", body("n2")], ["n3", body("n3")]], "faulty");
     try {
       const running = withCheckpointer(graph, cp).invoke({}, { invocationId: "run-1" });
+      running.catch(() => {});
       await l.killWaiter(table);
       const e = await rejection(running);
       expect(e.category).to.equal("checkpoint_save_failed");
