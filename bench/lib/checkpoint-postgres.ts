@@ -5,7 +5,7 @@
  * connection pool, fresh tables / schema per workload, and the server's durable defaults
  * (`fsync = on`, `synchronous_commit = on`, checked before timing).
  *
- * - ours: `PostgresCheckpointer` (one transaction per save, two round trips; only what changed).
+ * - ours: `PostgresCheckpointer` (one parameterized statement per save, one round trip; only what changed).
  * - LangGraph: `PostgresSaver` (`@langchain/langgraph-checkpoint-postgres`), `durability: "sync"`.
  * - floor: one parameterized upsert of `JSON.stringify(state)` per save (one round trip, autocommit).
  */

@@ -18,7 +18,7 @@ export default defineScenario({
   description: `one invocation of a ${fmt(1_000)}-iteration loop appending to a history list, a Postgres checkpointer saving after every step (ours PostgresCheckpointer, LangGraph PostgresSaver; one local server, fsync + synchronous_commit on)`,
   notes: [
     `checkpoint-loop-postgres: the checkpoint-loop-memory loop (${fmt(1_000)} iterations, ${fmt(200)} with --quick) saving durably after every step to one local PostgreSQL 15 server over TCP (127.0.0.1), each implementation with its own pool and fresh tables. ` +
-      `Ours: one transaction per save in two round trips (BEGIN + the invocation's advisory lock + reading its row; then the changed parts, the record row and COMMIT), appending only the step's new completed position; ` +
+      `Ours: one parameterized statement per save (one round trip, autocommitted: the record row updated where it carries this checkpointer's writer token, the changed parts and the new position written only if it was), appending only the step's new completed position; ` +
       `LangGraph's PostgresSaver writes the step's pending writes and a new checkpoint (its channel blobs) per step, keeping every checkpoint; the floor upserts JSON.stringify(state) in one autocommitted statement. ` +
       `Each commit waits for the server's WAL flush. Warm-up: short invocations (${fmt(100)} iterations; ${fmt(20)} quick), which also create the tables (untimed).`,
   ],

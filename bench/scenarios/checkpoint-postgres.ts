@@ -15,7 +15,7 @@ export default defineScenario({
   description: `checkpoint-none + a Postgres checkpointer saving after every node (ours PostgresCheckpointer, LangGraph PostgresSaver; one local server, fsync + synchronous_commit on)`,
   notes: [
     `checkpoint-postgres: one local PostgreSQL 15 server over TCP (127.0.0.1), each implementation with its own pool and fresh tables, created in the first (untimed) warm-up call. ` +
-      `Per node, ours runs one transaction in two round trips (BEGIN + the invocation's advisory lock + reading its row; then the changed state part, one position row, the record row and COMMIT); LangGraph's PostgresSaver writes the node's pending writes and a new checkpoint (keeping the full history); the floor upserts JSON.stringify(state) in one autocommitted statement. Each commit waits for the server's WAL flush.`,
+      `Per node, ours runs one parameterized statement (one round trip, autocommitted: the record row updated where it carries this checkpointer's writer token, and only then the changed state part and one position row); LangGraph's PostgresSaver writes the node's pending writes and a new checkpoint (keeping the full history); the floor upserts JSON.stringify(state) in one autocommitted statement. Each commit waits for the server's WAL flush.`,
   ],
   plan: ({ quick }) => ({
     stepsPerUnit: CP_INVOCATIONS_PER_UNIT * CP_NODES,

@@ -6,6 +6,6 @@
  */
 export { PostgresCheckpointer, postgresPausedInvocationStore, CHECKPOINT_SCHEMA, type PostgresCheckpointerOptions } from "./checkpointer.ts";
 export { PostgresSessionStore, SESSION_SCHEMA, type PostgresSessionStoreOptions } from "./session-store.ts";
-export { PostgresSchemaUnsupportedError, PostgresStoreUnavailableError } from "./errors.ts";
+export { MAX_ID_BYTES, PostgresInputInvalidError, PostgresSchemaUnsupportedError, PostgresStoreUnavailableError } from "./errors.ts";
 export { SCHEMA_TABLE, schemaVersionOf, type StoreSchema } from "./schema.ts";
-export type { PostgresClient, PostgresPool, PostgresPoolConfig, PostgresQueryResult, PostgresTarget } from "./connection.ts";
+export type { IdleConnectionErrorListener, PostgresClient, PostgresPool, PostgresPoolConfig, PostgresQueryResult, PostgresTarget } from "./connection.ts";

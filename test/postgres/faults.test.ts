@@ -2,9 +2,9 @@
  * The Postgres backends against a real server's faults and foreign schemas:
  *
  * - a connection lost mid-save (the server terminates the saving backend while it waits for the
- *   invocation's lock) is `postgres_store_unavailable` (transient); the transaction rolled back, so
- *   the last committed record stays, later saves work, and a run whose save failed so resumes
- *   from its last committed record;
+ *   lock of the invocation's record row) is `postgres_store_unavailable` (transient); the save
+ *   rolled back, so the last committed record stays, later saves work, and a run whose save failed
+ *   so resumes from its last committed record; its message quotes a long id truncated;
  * - the schema is versioned and created once by workers starting together; a schema written by a
  *   newer library, or a foreign table of the store's name, is refused with
  *   `postgres_schema_unsupported`, changing nothing.
@@ -13,24 +13,26 @@ import { expect } from "chai";
 import pg from "pg";
 import { withCheckpointer } from "../../src/checkpoint/index.ts";
 import { PostgresCheckpointer, PostgresSessionStore, schemaVersionOf, SCHEMA_TABLE } from "../../src/postgres/index.ts";
-import { lockKey } from "../../src/postgres/connection.ts";
 import { freshTable, pgUrl, sharedPool } from "../../harness/postgres-server.ts";
 import { chain, rejection } from "../checkpoint/helpers.ts";
 import { record } from "../checkpoint/shared/protocol.ts";
 
-/** A connection of the test's own that can hold an invocation's lock, and kill the backend waiting for it. */
-async function locker(): Promise<{ hold(table: string, id: string): Promise<void>; killWaiter(table: string, id: string): Promise<void>; end(): Promise<void> }> {
+/** A connection of the test's own that can hold the lock of an invocation's record row, and kill the backend waiting for it. */
+async function locker(): Promise<{ hold(table: string, id: string): Promise<void>; killWaiter(table: string): Promise<void>; end(): Promise<void> }> {
   const c = new pg.Client({ connectionString: pgUrl() });
   await c.connect();
   return {
-    hold: async (table, id) => void (await c.query(`SELECT pg_advisory_lock(${lockKey(table, id)})`)),
-    killWaiter: async (table, id) => {
-      const key = lockKey(table, id);
+    hold: async (table, id) => {
+      await c.query("BEGIN");
+      const r = await c.query(`SELECT 1 FROM "${table}" WHERE invocation_id = $1 FOR UPDATE`, [id]);
+      if (r.rows.length !== 1) throw new Error(`no record row of ${id} to lock`);
+    },
+    killWaiter: async (table) => {
       for (let i = 0; i < 400; i++) {
         const r = await c.query(
           `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
-           WHERE pid <> pg_backend_pid() AND wait_event = 'advisory' AND query LIKE '%' || $1 || '%'`,
-          [key],
+           WHERE pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE '%' || $1 || '%'`,
+          [`"${table}"`],
         );
         if (r.rows.length > 0) return;
         await new Promise((res) => setTimeout(res, 25));
@@ -53,7 +55,8 @@ describe("postgres: faults and schema versions (real server)", function () {
       await own.save("inv", first);
       await l.hold(table, "inv");
       const saving = own.save("inv", record("inv", { lastSavedAt: 2000 }));
-      await l.killWaiter(table, "inv");
+      saving.catch(() => {}); // observed below, after the kill (no unhandled-rejection warning meanwhile)
+      await l.killWaiter(table);
       const e = await rejection(saving);
       expect(e.category).to.equal("postgres_store_unavailable");
       expect(e["transient"]).to.equal(true);
@@ -63,6 +66,26 @@ describe("postgres: faults and schema versions (real server)", function () {
       await own.save("inv", record("inv", { lastSavedAt: 3000 }));
       expect((await own.load("inv"))!.lastSavedAt).to.equal(3000);
     } finally {
+      await own.close();
+    }
+  });
+
+  it("a connection lost while saving a long id quotes it truncated to 64 characters + …", async () => {
+    const table = freshTable("fault_long");
+    const id = "k".repeat(64) + "TAIL".repeat(200); // 864 bytes: within the limit
+    const own = new PostgresCheckpointer(pgUrl(), { table });
+    const l = await locker();
+    try {
+      await own.save(id, record(id, { correlationId: "c" }));
+      await l.hold(table, id);
+      const saving = own.save(id, record(id, { correlationId: "c", lastSavedAt: 2000 }));
+      saving.catch(() => {});
+      await l.killWaiter(table);
+      const e = await rejection(saving);
+      expect(e.category).to.equal("postgres_store_unavailable");
+      expect(e.message).to.contain(`saving "${"k".repeat(64)}…"`).and.not.to.contain("TAIL");
+    } finally {
+      await l.end();
       await own.close();
     }
   });
@@ -82,7 +105,8 @@ describe("postgres: faults and schema versions (real server)", function () {
     const graph = chain(trail, [["n1", body("n1")], ["n2", body("n2")], ["n3", body("n3")]], "faulty");
     try {
       const running = withCheckpointer(graph, cp).invoke({}, { invocationId: "run-1" });
-      await l.killWaiter(table, "run-1");
+      running.catch(() => {});
+      await l.killWaiter(table);
       const e = await rejection(running);
       expect(e.category).to.equal("checkpoint_save_failed");
       expect((e.cause as { category?: string }).category).to.equal("postgres_store_unavailable");
