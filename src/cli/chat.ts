@@ -281,11 +281,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stderr.write(`openarmature serve: ${(e as Error).message.replace(/\s*\n\s*/g, " ")} [${category}]\n`);
     return category === "harness_server_token_required" || category === "harness_server_option_invalid" ? 2 : 1;
   }
-  // The page URL carries the token once: opening it sets the page cookie and drops it from the address bar.
-  process.stdout.write(`openarmature serve: ${server.url}/${token !== undefined ? `?token=${encodeURIComponent(token)}` : ""} (${choice.banner}; sessions in ${database})\n`);
   if (!isLoopbackHost(values.host)) {
     process.stderr.write(`openarmature serve: warning: listening on ${values.host}, reachable from the network; every request needs the token, and plain HTTP carries it readable: put a TLS proxy in front\n`);
   }
+  // The page URL carries the token once: opening it sets the page cookie and drops it from the address bar.
+  process.stdout.write(`openarmature serve: ${server.url}/${token !== undefined ? `?token=${encodeURIComponent(token)}` : ""} (${choice.banner}; sessions in ${database})\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.stdout.write("openarmature serve: shutting down (finishing the turns in flight)\n");
