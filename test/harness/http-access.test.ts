@@ -80,7 +80,7 @@ describe("harness: HTTP runtime access (token, Host allow-list, Origin check)", 
 
     it("every route answers 401 request_unauthenticated (with WWW-Authenticate) without the token or with a wrong one", async () => {
       for (const [method, path, body] of ROUTES) {
-        for (const auth of [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString("base64")}` }, { cookie: "openarmature_auth_1=forged" }]) {
+        for (const auth of [{}, { authorization: "Bearer wrong-token-wrong-token" }, { authorization: `Basic ${Buffer.from(`u:${TOKEN}`).toString("base64")}` }, { cookie: "openarmature_auth_1=forged" }] as Record<string, string>[]) {
           const r = await raw(srv!, method, path, { ...JSON_TYPE, ...auth }, body === undefined ? undefined : JSON.stringify(body));
           expect(r.status, `${method} ${path} ${JSON.stringify(auth)}`).to.equal(401);
           expect(r.headers["www-authenticate"]).to.equal('Bearer realm="openarmature"');

@@ -27,6 +27,11 @@
  * - **Host allow-list** (DNS rebinding) and **Origin check** (other origins in the browser): 403
  *   `request_forbidden`.
  *
+ * Refusals at start are a `HarnessServerError` (`errors.ts`): `harness_server_token_required`,
+ * `harness_server_option_invalid` (a short token, a bad limit or allow-list entry),
+ * `harness_server_store_unavailable` (a store's own categorized error, e.g. `session_store_corrupt`,
+ * passes through), `harness_server_listen_failed`.
+ *
  * Status codes: a completed turn 200, a suspended one 202; an errored turn carries its §7 bucket —
  * `user_correctable` 422, `retryable_transient` 503 (with `Retry-After`), `session_terminating`
  * 409. A refused request is a 4xx with `{error: {category, message}}` (`errors.ts`):
@@ -276,7 +281,10 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
     const gone = (): void => {
       if (!res.writableEnded) abort.abort(new Error("the client disconnected before the turn's answer"));
     };
-    if (!finishesOnDisconnect(req)) res.once("close", gone);
+    if (!finishesOnDisconnect(req)) {
+      if (res.socket === null || res.socket.destroyed) gone(); // it left while its body was read
+      else res.once("close", gone);
+    }
     aborts.add(abort);
     checkpoints.add(checkpoint);
     try {
