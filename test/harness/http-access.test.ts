@@ -6,6 +6,8 @@
  */
 import { expect } from "chai";
 import { request } from "node:http";
+import { connect } from "node:net";
+import { setTimeout as delay } from "node:timers/promises";
 import { defineState, END, field, GraphBuilder } from "../../src/graph/index.ts";
 import { InMemorySessionStore, withSessions } from "../../src/sessions/index.ts";
 import { TurnHarness } from "../../src/harness/index.ts";
@@ -88,6 +90,18 @@ describe("harness: HTTP runtime access (token, Host allow-list, Origin check)", 
           expect(r.body).to.not.include(TOKEN);
         }
       }
+    });
+
+    it("a refused request's body is not read: 401 at once and the connection closed", async () => {
+      const socket = connect(Number(new URL(srv!.url).port), "127.0.0.1");
+      let got = "";
+      socket.setEncoding("utf8").on("data", (d: string) => (got += d));
+      const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      socket.write(`POST /chat/big/messages HTTP/1.1\r\nHost: ${new URL(srv!.url).host}\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"role":`);
+      await Promise.race([closed, delay(3000)]);
+      socket.destroy();
+      expect(got).to.match(/^HTTP\/1\.1 401 /);
+      expect(got.toLowerCase()).to.include("connection: close");
     });
 
     it("the Bearer token opens every route (scheme case-insensitive)", async () => {

@@ -409,9 +409,11 @@ export async function startHarnessServer(options: HarnessServerOptions, port = 0
     }
     const p = route(req, res).catch((e: unknown) => {
       if (res.headersSent) return void res.end();
-      // A refusal carries its own headers (a body left unread — 413, 408 — closes the connection).
-      if (e instanceof RequestRefused) send(res, e.status, { error: { category: e.category, message: e.message } }, e.headers);
-      else send(res, 500, { error: { category: "harness_server_defect", message: e instanceof Error ? e.message : String(e) } });
+      // A body left unread (refused before or while reading it: 401, 403, 408, 413) is not drained:
+      // the answer closes the connection.
+      const unread: Record<string, string> = req.complete ? {} : { connection: "close" };
+      if (e instanceof RequestRefused) send(res, e.status, { error: { category: e.category, message: e.message } }, { ...e.headers, ...unread });
+      else send(res, 500, { error: { category: "harness_server_defect", message: e instanceof Error ? e.message : String(e) } }, unread);
     });
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
