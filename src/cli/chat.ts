@@ -48,9 +48,9 @@ The HTTP harness with the web chat page at / (POST /chat/<session>/messages, SSE
   --port N             default 8080 (0: any free port)
   --host H             default 127.0.0.1 (loopback). Any other address needs a token
   --token T            every request must carry it (Authorization: Bearer T; the page: open the
-                       printed URL /?token=T once, it sets a cookie). Default $${TOKEN_ENV} (preferred:
-                       a flag shows in the process list). At least ${TOKEN_MIN_LENGTH} characters. Without a
-                       token on 127.0.0.1 the routes are open to every local process
+                       printed URL /?token=T once, it sets a cookie). At least ${TOKEN_MIN_LENGTH} characters.
+                       Default $${TOKEN_ENV} (preferred: a flag shows in the process list).
+                       Without a token on 127.0.0.1 the routes are open to every local process
   --allowed-host H     answer to this Host too (name: any port, name:port), e.g. behind a proxy
                        (repeatable; loopback names and the bound address always)
   --allowed-origin O   accept requests from this origin too (scheme://host[:port]; repeatable)
