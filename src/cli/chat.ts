@@ -20,7 +20,9 @@ import { InMemorySessionStore, withSessions } from "../sessions/index.ts";
 import { SqliteSessionStore } from "../sessions/sqlite.ts";
 import { SqliteCheckpointer } from "../checkpoint/sqlite.ts";
 import { ChatHarness, historyOf, providerChatGraph, streamReplyTo, type ChatMessage, type ChatTurnOutcome } from "../harness/chat/index.ts";
-import { DEFAULT_CHAT_DATABASE, startHarnessServer } from "../harness/http/server.ts";
+import { DEFAULT_CHAT_DATABASE, startHarnessServer, type HarnessServer } from "../harness/http/server.ts";
+import { TOKEN_ENV, TOKEN_MIN_LENGTH } from "../harness/http/auth.ts";
+import { isLoopbackHost } from "../harness/http/host-check.ts";
 import { PausedRecordSignalCoordinator } from "../harness/signal-coordinator.ts";
 
 const MODEL_OPTIONS = `  --provider NAME      a registered provider (default: openai, anthropic or gemini when its API key
@@ -40,14 +42,26 @@ A terminal chat: type a message, get the reply streamed; 'approve' / 'reject' an
   --database FILE      keep sessions and paused turns in this SQLite file (default: in memory)
 ${MODEL_OPTIONS}`;
 
-export const SERVE_USAGE = `usage: openarmature serve [--port N] [--host H] [--database FILE] [model options]
+export const SERVE_USAGE = `usage: openarmature serve [--port N] [--host H] [--token T] [--database FILE] [model options]
 
 The HTTP harness with the web chat page at / (POST /chat/<session>/messages, SSE, signals).
 
   --port N             default 8080 (0: any free port)
-  --host H             default 127.0.0.1
+  --host H             default 127.0.0.1 (loopback). Any other address needs a token
+  --token T            every request must carry it (Authorization: Bearer T; the page: open the
+                       printed URL /?token=T once, it sets a cookie). At least ${TOKEN_MIN_LENGTH} characters.
+                       Default $${TOKEN_ENV} (preferred: a flag shows in the process list).
+                       Without a token on 127.0.0.1 the routes are open to every local process
+  --allowed-host H     answer to this Host too (name: any port, name:port), e.g. behind a proxy
+                       (repeatable; loopback names and the bound address always)
+  --allowed-origin O   accept requests from this origin too (scheme://host[:port]; repeatable)
+  --finish-turns-on-disconnect
+                       a turn whose client disconnects runs to its end (default: it is aborted)
   --database FILE      sessions and paused turns (SQLite; default ${DEFAULT_CHAT_DATABASE})
-${MODEL_OPTIONS}`;
+${MODEL_OPTIONS}
+
+exit status: 0 after SIGINT / SIGTERM, 1 the server could not start (the store, the address), 2 a
+usage error (including a non-loopback --host without a token)`;
 
 const KEYED: ReadonlyArray<{ name: string; env: string; model: string }> = [
   { name: "openai", env: "OPENAI_API_KEY", model: "gpt-4o-mini" },
@@ -223,7 +237,19 @@ export async function chatCommand(argv: string[], io: { input?: NodeJS.ReadableS
 export async function serveCommand(argv: string[]): Promise<number> {
   let values;
   try {
-    values = parseArgs({ args: argv, options: { ...MODEL_ARGS, port: { type: "string", default: "8080" }, host: { type: "string", default: "127.0.0.1" } }, strict: true }).values;
+    values = parseArgs({
+      args: argv,
+      options: {
+        ...MODEL_ARGS,
+        port: { type: "string", default: "8080" },
+        host: { type: "string", default: "127.0.0.1" },
+        token: { type: "string" },
+        "allowed-host": { type: "string", multiple: true, default: [] },
+        "allowed-origin": { type: "string", multiple: true, default: [] },
+        "finish-turns-on-disconnect": { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
   } catch (e) {
     process.stderr.write(`openarmature serve: ${(e as Error).message}\n${SERVE_USAGE}\n`);
     return 2;
@@ -241,8 +267,33 @@ export async function serveCommand(argv: string[]): Promise<number> {
   if (built === undefined) return 2;
   const { choice, graph } = built;
   const database = values.database ?? DEFAULT_CHAT_DATABASE;
-  const server = await startHarnessServer({ graph, database }, port, values.host);
-  process.stdout.write(`openarmature serve: ${server.url}/ (${choice.banner}; sessions in ${database})\n`);
+  const token = values.token ?? (process.env[TOKEN_ENV] || undefined);
+  let server: HarnessServer;
+  try {
+    server = await startHarnessServer(
+      {
+        graph,
+        database,
+        ...(token !== undefined ? { token } : {}),
+        allowedHosts: values["allowed-host"],
+        allowedOrigins: values["allowed-origin"],
+        finishTurnsOnDisconnect: values["finish-turns-on-disconnect"],
+      },
+      port,
+      values.host,
+    );
+  } catch (e) {
+    // A categorized refusal (the token, the store, the address) is one line, not a stack trace.
+    const category = (e as { category?: unknown } | null)?.category;
+    if (typeof category !== "string") throw e;
+    process.stderr.write(`openarmature serve: ${(e as Error).message.replace(/\s*\n\s*/g, " ")} [${category}]\n`);
+    return category === "harness_server_token_required" || category === "harness_server_option_invalid" ? 2 : 1;
+  }
+  if (!isLoopbackHost(values.host)) {
+    process.stderr.write(`openarmature serve: warning: listening on ${values.host}, reachable from the network; every request needs the token, and plain HTTP carries it readable: put a TLS proxy in front\n`);
+  }
+  // The page URL carries the token once: opening it sets the page cookie and drops it from the address bar.
+  process.stdout.write(`openarmature serve: ${server.url}/${token !== undefined ? `?token=${encodeURIComponent(token)}` : ""} (${choice.banner}; sessions in ${database})\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.stdout.write("openarmature serve: shutting down (finishing the turns in flight)\n");

@@ -23,7 +23,7 @@ import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surv
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
 const AGENT_SUMMARY = `usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT   (see openarmature agent --help)
 usage: openarmature chat [--session ID] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature chat --help)
-usage: openarmature serve [--port N] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature serve --help)`;
+usage: openarmature serve [--port N] [--host H] [--token T] [--database FILE] [--provider NAME] ...   (see openarmature serve --help)`;
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
                            [--strict-vocabulary]

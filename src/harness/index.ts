@@ -27,3 +27,6 @@ export {
 } from "./errors.ts";
 export { isTurnSpans, type TurnSpans, type TurnSpanStart, type TurnSpanEnd } from "./turn-span.ts";
 export { startHarnessServer, turnJson, chatJson, DEFAULT_CHAT_DATABASE, type HarnessServer, type HarnessServerOptions, type CloseOptions } from "./http/server.ts";
+export { HarnessServerError, type HarnessServerErrorCategory, type RequestErrorCategory } from "./http/errors.ts";
+export type { ServerLimitOptions } from "./http/limits.ts";
+export type { HostCheckOptions } from "./http/host-check.ts";

@@ -68,6 +68,24 @@ describe("harness: HTTP runtime (node:http, 127.0.0.1)", () => {
     expect(body.error.category).to.equal("request_invalid");
   });
 
+  it("a malformed percent-encoding in the path is 400 request_invalid, not 500", async () => {
+    for (const path of ["/chat/%E0%A4%A/messages", "/chat/%/messages", "/chat/%ZZ/events", "/turns%"]) {
+      const r = await fetch(`${srv.url}${path}`);
+      expect(r.status, path).to.equal(400);
+      expect((await json(r)).error.category).to.equal("request_invalid");
+    }
+  });
+
+  it("content types compare case-insensitively (a charset other than UTF-8 is 415)", async () => {
+    const upper = await post("/chat/ct/messages", { role: "user", content: "hi" }, { "content-type": "Application/JSON; charset=UTF-8" });
+    expect(upper.status).to.equal(200);
+    expect((await json(upper)).replies).to.deep.equal([{ role: "assistant", content: "echo hi" }]);
+    expect((await post("/turns", {}, { "content-type": 'APPLICATION/json;Charset="utf-8"' })).status).to.equal(200);
+    const latin = await post("/turns", {}, { "content-type": "application/json; charset=iso-8859-1" });
+    expect(latin.status).to.equal(415);
+    expect((await json(latin)).error.category).to.equal("request_invalid");
+  });
+
   it("chat: a malformed message is 422 chat_message_shape_invalid; a good one 200 with replies; SSE on request", async () => {
     const bad = await post("/chat/c1/messages", { role: "tool", content: "x" });
     expect(bad.status).to.equal(422);
