@@ -47,11 +47,6 @@ const FORMS: ReadonlyArray<{ readonly form: string; readonly yaml: string; reado
     yaml: graph("  a:\n    parallel_branches: {branches: [inner]}"),
     message: ["/branches", "mapping of branch name"],
   },
-  {
-    form: "a subgraph node carrying body directives (010)",
-    yaml: graph("  a:\n    update_pure: {x: 1}\n    subgraph: inner"),
-    message: ["cannot also carry body directives", "§5.4"],
-  },
 ];
 
 describe("forms the seed does not define are rejected with the rule, in every directory", function () {
