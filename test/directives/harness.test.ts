@@ -199,12 +199,31 @@ const echoChat = (second: string) =>
     turns: `- name: t1\n  session_id: c-1\n  user_message: {role: user, content: "one"}\n  expected: {outcome: completed}\n- name: t2\n  session_id: c-1\n  user_message: {role: user, content: "two"}\n  expected:\n${indent(second, 4)}`,
   });
 
+// The graph's reply carries a key the fixture does not name (an empty tool_calls list): a
+// ChatMessage compares by the keys the fixture names (conformance-adapter §8.4), so it still matches.
+const echoChatWithToolCalls = (second: string) =>
+  echoChat(second).replace('reply: {update: {messages: [{role: assistant, content: "echo"}]}}', 'reply: {update: {messages: [{role: assistant, content: "echo", tool_calls: []}]}}');
+
+directiveTester("ChatMessage compares by named keys (harness-chat, §8.4)", {
+  capability: "harness-chat",
+  template: (b) => echoChatWithToolCalls(b),
+  valid: [
+    'replies: [{role: assistant, content: "echo"}]\nfinal_state: {messages_history_contains: [{role: assistant, content: "echo"}]}',
+    'replies: [{role: assistant, content: "echo", tool_calls: []}]',
+  ],
+  invalid: [
+    { code: 'replies: [{role: assistant, content: "echo", tool_calls: [{id: c1, name: f, arguments: {}}]}]', message: "replies" },
+    { code: 'replies: [{role: assistant, content: "other"}]', message: "replies" },
+    { code: 'final_state: {messages_history_contains: [{role: assistant, content: "echo", tool_call_id: x}]}', message: "messages_history_contains[0]" },
+  ],
+});
+
 directiveTester("replies / final_state (harness-chat)", {
   capability: "harness-chat",
   template: (b) => echoChat(b),
   valid: [
     'dispatch_path: "3.2"\nreplies: [{role: assistant, content: "echo"}]\nfinal_state: {messages_count: 4, messages_history_contains: [{role: user, content: "one"}, {role: user, content: "two"}]}',
-    // A YAML mapping's key order carries no meaning: each message still compares exactly.
+    // A YAML mapping's key order carries no meaning.
     'final_state: {messages_history_contains: [{content: "one", role: user}, {content: "echo", role: assistant}]}',
   ],
   invalid: [
