@@ -154,6 +154,36 @@ directiveTester("signal_correlation_resolved / resolved_to_invocation_id (harnes
   ],
 });
 
+/**
+ * Two sessions pause on the same signal id, so the signal id alone correlates to neither: the
+ * arriving signal names its paused invocation in the payload's `invocation_id`, written as an input
+ * placeholder resolved from t1's outcome before the transmission is sent (harness §3.3 / §6;
+ * conformance-adapter §5.7, §5.10, §6.5).
+ */
+const twoPaused = (resumePayload: string, expected: string) =>
+  harnessCase({
+    nodes: "gate: {suspend_with_descriptor: {signal_id: g-1}}\nafter: {update: {v: 1}}",
+    edges: "- {from: gate, to: after}\n- {from: after, to: END}",
+    entry: "gate",
+    tx: `- name: t1\n  payload: {session_id: "s-1"}\n  dispatch_intent: new_session\n  expected: {invoke_outcome: suspended}\n- name: t2\n  payload: {session_id: "s-2"}\n  dispatch_intent: new_session\n  expected: {invoke_outcome: suspended}\n- name: t3\n  payload: ${resumePayload}\n  signal_payload: {approved: true}\n  dispatch_intent: signal_resume\n  expected:\n${indent(expected, 4)}`,
+  });
+
+directiveTester("signal-resume correlation by the payload's invocation_id, placeholders resolved (harness)", {
+  capability: "harness",
+  template: (b) => b,
+  valid: [
+    twoPaused('{invocation_id: "<from t1 suspended outcome>"}', 'signal_correlation_resolved: true\nresolved_to_invocation_id: "<from t1 suspended outcome>"\ninvoke_outcome: completed'),
+    twoPaused('{signal_id: g-1, invocation_id: "<from t2 suspended outcome>"}', 'resolved_to_invocation_id: "<from t2 suspended outcome>"\ninvoke_outcome: completed'),
+  ],
+  invalid: [
+    { code: twoPaused('{invocation_id: "<from t1 suspended outcome>"}', 'resolved_to_invocation_id: "<from t2 suspended outcome>"'), message: "resolved_to_invocation_id" },
+    // the signal id alone is ambiguous between the two paused invocations.
+    { code: twoPaused("{signal_id: g-1}", "signal_correlation_resolved: true"), message: "signal_correlation_resolved" },
+    // a placeholder naming no earlier call is a fixture defect.
+    { code: twoPaused('{invocation_id: "<from nobody completed outcome>"}', "invoke_outcome: completed"), category: "fixture_schema_invalid", message: "cannot resolve" },
+  ],
+});
+
 directiveTester("harness named claims", {
   capability: "harness",
   template: (b) =>
