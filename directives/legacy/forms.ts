@@ -53,7 +53,7 @@ legacyForm({
 
 /** `saved_session_assertions.excludes_fields` (sessions 004): redundant with the exact `state` (§5.6). */
 legacyForm({
-  at: "expected",
+  at: ["expected", "invocation"],
   key: "saved_session_assertions",
   home: "general",
   form: "saved_session_assertions.excludes_fields",

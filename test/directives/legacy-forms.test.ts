@@ -155,6 +155,10 @@ invocations:
     const r = await run(text, "sessions");
     expect(r.status, `${r.category}: ${r.message}`).to.equal("passed");
     expect(r.deprecations.map((d) => d.directive)).to.include("saved_session_assertions.excludes_fields");
+    // written beside expected: in the invocation entry too (sessions 004 writes it there).
+    const beside = await run(text.replace("    expected:\n      saved_session_assertions:\n        state: {summary: s, scratch: x}\n        excludes_fields: []", "    saved_session_assertions:\n      state: {summary: s, scratch: x}\n      excludes_fields: [scratch]"), "sessions");
+    expect(beside.status, `${beside.category}: ${beside.message}`).to.equal("passed");
+    expect(beside.deprecations.map((d) => d.directive)).to.include("saved_session_assertions.excludes_fields");
     const strict = await run(text, "sessions", true);
     expect(strict.category, strict.message ?? "").to.equal("fixture_directive_unknown");
   });
