@@ -17,7 +17,7 @@ import type { MockEntry } from "../../harness/llm/mock-provider.ts";
 import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { MOCK_RAISES_SCHEMA } from "../../harness/retrieval/case.ts";
 import { PromptContextSlot, renderedMessages, requireRendered } from "../../harness/prompts/rendered.ts";
-import { callOptions, DEFAULT_STREAM_MODEL, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, useLlmResponses, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
+import { callOptions, DEFAULT_STREAM_MODEL, SyntheticBase64Slot, syntheticBase64Of, LLM_CALL_SCHEMA, mockEntry, ObsLlmSlot, useLlmResponses, type LlmCallSpec, type MockLlmEntry } from "../../harness/observability/llm.ts";
 
 const HOME = "general";
 const ENTRY: JsonSchema = {
@@ -147,7 +147,10 @@ export class CallsLlm {
         where,
       );
     }
-    if (!fromPrompt) callOptions(value as LlmCallSpec, where); // synthesis errors surface at build time
+    if (!fromPrompt) {
+      callOptions(value as LlmCallSpec, where); // synthesis errors surface at build time
+      for (const blob of syntheticBase64Of(value.messages)) env.slot(SyntheticBase64Slot).add(blob);
+    }
     node.steps.push(async (_s, ctx) => {
       const sent = fromPrompt ? renderedMessages(requireRendered(prompts, ctx, "calls_llm without messages", where)) : value.messages;
       const { messages, options } = callOptions({ ...value, messages: sent } as LlmCallSpec, where);
@@ -176,6 +179,7 @@ export class CallsLlmFromWrapper {
     const where = env.locate(at);
     const llm = env.slot(ObsLlmSlot);
     callOptions(value, where);
+    for (const blob of syntheticBase64Of(value.messages)) env.slot(SyntheticBase64Slot).add(blob);
     const call = async (ctx: NodeContext): Promise<void> => {
       const { messages, options } = callOptions(value, where);
       await llm.provider(value.model).complete(messages, { ...options, signal: ctx.signal });

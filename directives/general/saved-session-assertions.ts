@@ -14,7 +14,9 @@ interface SavedValue {
  * store holds for the call's session once the call returned, whichever save wrote it. `state` is
  * exact over the projection's fields; `schema_version` a single value. It takes no other sub-key:
  * `excludes_fields` (which sessions fixture 004 still writes) is retired by the seed — an exact
- * `state` already excludes a field — and is `fixture_schema_invalid` saying so, in every directory.
+ * `state` already excludes a field — so the legacy bundle drops it before this schema sees it
+ * (counted; refused under --strict-vocabulary, directives/legacy/forms.ts). The schema's
+ * `retiredKeys` names the rule should the value reach it any other way.
  */
 @directive({ name: "saved_session_assertions", at: ["expected", "invocation"], home: "general", summary: "the session record stored after the call" })
 export class SavedSessionAssertions {

@@ -3,9 +3,15 @@ import type { CheckContext, ConfigureContext, JsonSchema } from "../../src/confo
 import { Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import { noteSpanAssertion, useOtelCapture } from "../../harness/observability/capture.ts";
-import { capturedSpans, forest, mainTraceId, SPAN_FOREST, traceId, traceIds } from "../../harness/observability/spans.ts";
+import { capturedSpans, forest, mainTraceId, SPAN_ENTRIES_SCHEMA, SPAN_FOREST, traceId, traceIds } from "../../harness/observability/spans.ts";
+import { SyntheticBase64Slot } from "../../harness/observability/llm.ts";
+import type { Resolved } from "../../src/conformance/directive.ts";
 
-const ENTRIES: JsonSchema = { type: "array", items: { type: "object" } };
+const ENTRIES: JsonSchema = SPAN_ENTRIES_SCHEMA;
+
+/** The case's synthesized base64 blobs, per use (bound while the case configures, read at check). */
+const synthesized = new WeakMap<Resolved, ReadonlySet<string>>();
+const syntheticOf = (self: Resolved): string[] => [...(synthesized.get(self) ?? [])];
 
 /**
  * `span_tree: [<span entry>, ...]` (conformance-adapter §5.8, §6.3; observability §4–§5): the spans
@@ -20,12 +26,13 @@ export class SpanTree {
   configure(_value: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
     noteSpanAssertion(ctx);
+    synthesized.set(ctx.self, ctx.slot(SyntheticBase64Slot));
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const cap = capturedSpans(obs, ctx);
     if (cap === null) return;
     const main = mainTraceId(cap.spans);
-    ctx.match(value, forest(cap.spans.filter((s) => traceId(s) === main), cap.fullPayloads), SPAN_FOREST);
+    ctx.match(value, forest(cap.spans.filter((s) => traceId(s) === main), cap.fullPayloads, syntheticOf(ctx.self)), SPAN_FOREST);
   }
 }
 
@@ -38,17 +45,20 @@ export class SpanTree {
 export class Traces {
   readonly scope = "call" as const;
   readonly schema: JsonSchema = {
+    $defs: SPAN_ENTRIES_SCHEMA.$defs,
     type: "array",
-    items: { type: "object", required: ["span_tree"], properties: { trace_id: { type: "string" }, span_tree: ENTRIES }, additionalProperties: false },
+    items: { type: "object", required: ["span_tree"], properties: { trace_id: { type: "string" }, span_tree: { type: "array", items: SPAN_ENTRIES_SCHEMA.items } }, additionalProperties: false },
   };
   configure(_value: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
     noteSpanAssertion(ctx);
+    synthesized.set(ctx.self, ctx.slot(SyntheticBase64Slot));
   }
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     const cap = capturedSpans(obs, ctx);
     if (cap === null) return;
-    const actual = traceIds(cap.spans).map((id) => ({ trace_id: id, span_tree: forest(cap.spans.filter((s) => traceId(s) === id)) }));
+    const synthetic = syntheticOf(ctx.self);
+    const actual = traceIds(cap.spans).map((id) => ({ trace_id: id, span_tree: forest(cap.spans.filter((s) => traceId(s) === id), cap.fullPayloads, synthetic) }));
     ctx.match(value, actual, Shapes.list("unordered", Shapes.named({ keys: { span_tree: SPAN_FOREST } })));
   }
 }

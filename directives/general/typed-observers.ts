@@ -19,6 +19,23 @@ export function knownEventType(type: string, ctx: Pick<ConfigureContext, "locate
 }
 
 /**
+ * The event types a collector assertion names (`event_type` in a mapping or a list of them, or the
+ * bare type of `contains_event_of_type` and its kin), with where each is written. Every one must
+ * be a family graph-engine §6 defines: an assertion about a family that does not exist — even
+ * `event_count: {count: 0}`, which would otherwise pass vacuously — is fixture_schema_invalid
+ * (§5.5: "An event type is matched by name against the families graph-engine §6 defines").
+ */
+function eventTypesNamed(value: unknown, path: ReadonlyArray<string | number>): Array<[string, ReadonlyArray<string | number>]> {
+  if (typeof value === "string") return [[value, path]];
+  if (Array.isArray(value)) return value.flatMap((v, i) => (v !== null && typeof v === "object" && !Array.isArray(v) ? eventTypesNamed(v, [...path, i]) : []));
+  if (value !== null && typeof value === "object") {
+    const t = (value as Record<string, unknown>).event_type;
+    return typeof t === "string" ? [[t, [...path, "event_type"]]] : [];
+  }
+  return [];
+}
+
+/**
  * `typed_observers:` (conformance-adapter §5.5 *Typed-event collector directives*): registers
  * `typed_event_collector`s — real observers retaining every graph-engine §6 typed event they
  * receive (or one family, `filter_event_type`) in their own storage, read back by
@@ -70,7 +87,10 @@ export class ExpectedObservers {
       if (!declared.some((d) => d.name === name)) {
         throw new FixtureSchemaInvalid(`expected.observers: '${name}' is not a typed_observers collector (declared: ${declared.map((d) => d.name).join(", ") || "none"})`, ctx.locate(path));
       }
-      ctx.resolve(COLLECTOR_POSITION, slot, path);
+      for (const r of ctx.resolve(COLLECTOR_POSITION, slot, path)) {
+        if (typeof r.value === "string" && !r.key.endsWith("_of_type")) continue;
+        for (const [type, at] of eventTypesNamed(r.value, r.path)) knownEventType(type, ctx, at);
+      }
     }
   }
   async check(value: Record<string, Record<string, unknown>>, obs: Observation, ctx: CheckContext): Promise<void> {

@@ -5,16 +5,21 @@
  */
 import { directive } from "../../src/conformance/registry.ts";
 import type { CheckContext } from "../../src/conformance/directive.ts";
-import { Shapes } from "../../src/conformance/matcher/index.ts";
+import { match, Shapes } from "../../src/conformance/matcher/index.ts";
 import type { Observation } from "../../src/conformance/observation.ts";
 import type { ChatTurnOutcome } from "../../src/harness/chat/index.ts";
 import { completedState } from "../../harness/graph/reading.ts";
-import { valuesEqual } from "../../harness/graph/values.ts";
 import { ChatCallFacet, type ChatCall } from "../../harness/turns/facets.ts";
 import { FinalState } from "../general/final-state.ts";
 
 const HOME = "harness-chat";
-const MESSAGES = Shapes.list("ordered", Shapes.exact());
+/**
+ * A ChatMessage is a record in the implementation's language whose type a capability spec defines
+ * (harness-chat §3), so even inside a complete list it compares by the keys the fixture names, with
+ * the §8.4 null rule (conformance-adapter §8.4 *Mappings*: "such as ... a ChatMessage").
+ */
+const MESSAGE = Shapes.record();
+const MESSAGES = Shapes.list("ordered", MESSAGE);
 
 function chatCall(obs: Observation, ctx: CheckContext): ChatCall | null {
   const c = obs.tryGet(ChatCallFacet);
@@ -35,7 +40,7 @@ function outcomeOf<K extends ChatTurnOutcome["outcome"]>(obs: Observation, ctx: 
   return c.outcome as Extract<ChatTurnOutcome, { outcome: K }>;
 }
 
-/** `replies: [ChatMessage, ...]` — §5.2 / §7: the messages the turn added, complete and in order, each exact. */
+/** `replies: [ChatMessage, ...]` — §5.2 / §7: the messages the turn added, complete and in order, each by named keys. */
 @directive({ name: "replies", at: "expected", home: HOME, summary: "the completed turn's new messages, in order" })
 export class Replies {
   readonly scope = "call" as const;
@@ -102,7 +107,8 @@ export class ReplyAssertion {
 /**
  * `final_state:` as the chat fixtures write it: `messages_count` (the length of the final
  * `messages` history) and `messages_history_contains` (messages that appear in the history in the
- * written order — a subsequence — each exact, independent of key order). Without either key, the general exact definition.
+ * written order — a subsequence — each a ChatMessage matched by the keys it names). Without either
+ * key, the general exact definition.
  */
 @directive({ name: "final_state", at: "expected", home: HOME, summary: "final state; messages_count / messages_history_contains" })
 export class ChatFinalState extends FinalState {
@@ -119,7 +125,7 @@ export class ChatFinalState extends FinalState {
     if (Array.isArray(want)) {
       let from = 0;
       for (const [i, m] of want.entries()) {
-        const at = history.findIndex((h, j) => j >= from && valuesEqual(h, m)); // exact, whatever the key order the YAML wrote
+        const at = history.findIndex((h, j) => j >= from && match(m, h, MESSAGE).ok); // by named keys, whatever their order
         if (at < 0) {
           ctx.fail(`the history does not contain this message after position ${from}`, { path: `${ctx.label}.messages_history_contains[${i}]`, expected: m, actual: history });
           return;

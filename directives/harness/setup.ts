@@ -114,18 +114,25 @@ function parts(ctx: ConfigureContext): Partial<Mutable<Transmission>> {
 }
 
 /**
- * The transmission the harness receives. A signal-resume transmission's correlation key is the
- * payload's `signal_id` (the in-memory coordinator correlates by the descriptor's signal id, §6).
+ * The transmission the harness receives. A signal-resume transmission carries its correlation in
+ * the payload (harness §3.3, §6): the `signal_id` the subscription registered and / or the paused
+ * `invocation_id` (as a `POST /callback/<invocation_id>` transport would). An `invocation_id`
+ * written as an input placeholder (`"<from tx_initial_suspends suspended outcome>"`) is resolved
+ * from the earlier calls' outcomes before the transmission is sent (conformance-adapter §5.7,
+ * §5.10, §6.5) — see {@link resolveTransmission}.
  */
 function toTransmission(p: Partial<Mutable<Transmission>>, _mode: HarnessMode | undefined): Transmission {
   const payload = p.payload ?? {};
   const signalId = payload["signal_id"];
+  const invocationId = payload["invocation_id"];
   const resume = p.intent === "signal_resume";
   return {
     payload,
     ...(p.intent !== undefined ? { intent: p.intent } : {}),
     ...(p.sessionId !== undefined ? { sessionId: p.sessionId } : {}),
-    ...(resume ? { signal: typeof signalId === "string" ? { signalId } : {} } : {}),
+    ...(resume
+      ? { signal: { ...(typeof signalId === "string" ? { signalId } : {}), ...(typeof invocationId === "string" ? { invocationId } : {}) } }
+      : {}),
     ...(p.signalPayload !== undefined ? { signalPayload: p.signalPayload } : {}),
   };
 }

@@ -16,7 +16,7 @@ import type { Observation } from "../../src/conformance/observation.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { detachOtelObserver, useOtelCapture, type OtelCaptureState } from "../../harness/observability/capture.ts";
-import { capturedSpans, forest, SPAN_FOREST } from "../../harness/observability/spans.ts";
+import { capturedSpans, forest, SPAN_ENTRIES_SCHEMA, SPAN_FOREST } from "../../harness/observability/spans.ts";
 import { GlobalSpanCapture, useGlobalOtel } from "../../harness/observability/global-otel.ts";
 import { LangfuseCaptureSlot } from "../../harness/observability/langfuse.ts";
 
@@ -120,7 +120,7 @@ function globalSpans(obs: Observation, ctx: CheckContext): readonly ReadableSpan
 @directive({ name: "span_tree_private", at: "expected", home: "observability", section: "observability §6", summary: "span forest on openarmature's private exporter" })
 export class SpanTreePrivate {
   readonly scope = "call" as const;
-  readonly schema: JsonSchema = { type: "array", items: { type: "object" } };
+  readonly schema: JsonSchema = SPAN_ENTRIES_SCHEMA;
   configure(_v: unknown, ctx: ConfigureContext): void {
     useOtelCapture(ctx);
   }
@@ -134,7 +134,7 @@ export class SpanTreePrivate {
 @directive({ name: "span_tree_global", at: "expected", home: "observability", section: "observability §6", summary: "span forest on the OTel global provider's exporter" })
 export class SpanTreeGlobal {
   readonly scope = "call" as const;
-  readonly schema: JsonSchema = { type: "array", items: { type: "object" } };
+  readonly schema: JsonSchema = SPAN_ENTRIES_SCHEMA;
   check(value: unknown[], obs: Observation, ctx: CheckContext): void {
     ctx.match(value, forest(globalSpans(obs, ctx)), SPAN_FOREST);
   }

@@ -117,16 +117,6 @@ const eventRows: ClaimRow<EventView>[] = [
     summary: "the success event's response-side fields mirror the response",
     check: (v) => both(...["embed", "rerank"].map((op) => (v.calls.some((c) => c.operation === op) ? every(v, op as "embed", mirrorsResponse) : null))),
   },
-  {
-    name: "identity_scoping_fields_populated",
-    section: "observability 074 / 099",
-    summary: "invocation / correlation ids, node name, namespace, attempt index and call id are populated",
-    check: (v) => {
-      if (v.events.length === 0) return "no retrieval event was observed";
-      const bad = v.events.find((e) => !nonEmpty(e.invocationId) || !nonEmpty(e.correlationId) || !nonEmpty(e.nodeName) || e.namespace.length === 0 || !Number.isInteger(e.attemptIndex) || !nonEmpty(e.callId));
-      return bad ? `${TYPE[bad.kind]} lacks an identity field: ${show({ invocation_id: bad.invocationId, correlation_id: bad.correlationId, node_name: bad.nodeName, namespace: bad.namespace, call_id: bad.callId })}` : null;
-    },
-  },
   { name: "call_ids_distinct_across_embedding_events", section: "observability 077", summary: "each embed() call has its own call_id", check: (v) => distinctIds(v.events.filter((e) => e.kind.startsWith("embedding")), "embedding events") },
   { name: "call_ids_distinct_across_rerank_events", section: "observability 102", summary: "each rerank() call has its own call_id", check: (v) => distinctIds(v.events.filter((e) => e.kind.startsWith("rerank")), "rerank events") },
   { name: "all_call_ids_non_null", section: "observability 077 / 102", summary: "every event carries a call_id", check: (v) => (v.events.length === 0 ? "no retrieval event was observed" : v.events.every((e) => nonEmpty(e.callId)) ? null : "an event has no call_id") },
@@ -152,6 +142,43 @@ const eventRows: ClaimRow<EventView>[] = [
   { name: "result_count_matches_response", section: "observability 105", summary: "result_count is the number of results returned", check: (v) => every(v, "rerank", (e, c) => (e.kind === "rerank" && e.resultCount === (c.response as RerankResponse | undefined)?.results.length ? null : `result_count ${show((e as { resultCount?: unknown }).resultCount)}`)) },
 ];
 registerClaims("observability", eventView, eventRows);
+
+/**
+ * The provider-call events (every typed family whose record carries a `call_id`: LLM, tool,
+ * embedding, rerank — success and failure) the case's collectors retained, as spec records.
+ */
+function providerCallRecords(obs: Observation, ctx: CheckContext): ReadonlyArray<{ type: string; record: Readonly<Record<string, unknown>> }> | null {
+  const collected = obs.tryGet(TypedEvents);
+  if (collected === undefined) {
+    ctx.fail(`${ctx.self.key} reads typed events, but the case declares no typed_observers collector`);
+    return null;
+  }
+  const seen = new Set<unknown>();
+  const out: Array<{ type: string; record: Readonly<Record<string, unknown>> }> = [];
+  for (const list of collected.values()) {
+    for (const c of list) {
+      if (seen.has(c.event) || !Object.hasOwn(c.record, "call_id")) continue;
+      seen.add(c.event);
+      out.push({ type: c.type, record: c.record });
+    }
+  }
+  return out;
+}
+
+registerClaims("observability", providerCallRecords, [
+  {
+    name: "identity_scoping_fields_populated",
+    section: "observability 074 / 099 (graph-engine §6 identity fields)",
+    summary: "every provider-call event (LLM, tool, embedding, rerank) carries its invocation / correlation ids, node name, namespace, attempt index and call id",
+    check: (records) => {
+      if (records.length === 0) return "no provider-call event was observed";
+      const bad = records.find(({ record: r }) => !nonEmpty(r["invocation_id"]) || !nonEmpty(r["correlation_id"]) || !nonEmpty(r["node_name"]) || !Array.isArray(r["namespace"]) || (r["namespace"] as unknown[]).length === 0 || !Number.isInteger(r["attempt_index"]) || !nonEmpty(r["call_id"]));
+      if (bad === undefined) return null;
+      const r = bad.record;
+      return `${bad.type} lacks an identity field: ${show({ invocation_id: r["invocation_id"], correlation_id: r["correlation_id"], node_name: r["node_name"], namespace: r["namespace"], attempt_index: r["attempt_index"], call_id: r["call_id"] })}`;
+    },
+  },
+]);
 
 /** retrieval-provider 013-044: the EmbeddingEvent beside the wire claims. */
 const embeddingEvent = (v: EventView, test: (e: Extract<RetrievalEvent, { kind: "embedding" }>, c: RetrievalCall) => string | null): string | null =>

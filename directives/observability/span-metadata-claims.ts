@@ -12,6 +12,7 @@ import { registerClaims, type ClaimRow } from "../../harness/observability/claim
 import { useOtelCapture } from "../../harness/observability/capture.ts";
 import { CallerBaseline, MetadataWrites, type MetadataWrite } from "../../harness/observability/metadata.ts";
 import { capturedSpans, INVOCATION_SPAN, mainInvocationSpan, parentId, spanId } from "../../harness/observability/spans.ts";
+import { otelReader } from "../../harness/observability/lineage.ts";
 import { show } from "../../harness/suspension/claims.ts";
 
 const HOME = "observability";
@@ -104,12 +105,16 @@ const rows: ClaimRow<View>[] = [
   {
     name: "per_branch_oa_emitted_branch_name_isolation",
     section: "observability 030",
-    summary: "every span below a branch's dispatch span carries that branch's openarmature.node.branch_name",
+    summary: "every inner-node span below a branch's dispatch span carries that branch's openarmature.node.branch_name",
     check: (v) => {
       const byId = new Map(v.spans.map((s) => [spanId(s), s]));
       const dispatch = v.spans.filter((s) => s.attributes["openarmature.parallel_branches.parent_node_name"] !== undefined);
       if (dispatch.length === 0) return "no branch dispatch span";
+      // observability §5.7: branch_name is on the dispatch span and "on every inner-node span
+      // beneath" it — node spans, not the provider-call spans (LLM, embedding, ...) under them.
+      const reader = otelReader(v.spans);
       for (const s of v.spans) {
+        if (reader.node(s) === undefined) continue;
         for (let p = byId.get(parentId(s) ?? ""); p; p = byId.get(parentId(p) ?? "")) {
           if (!dispatch.includes(p)) continue;
           if (s.attributes[BRANCH] !== p.attributes[BRANCH]) return `${s.name} under branch ${show(p.attributes[BRANCH])} carries branch_name ${show(s.attributes[BRANCH])}`;

@@ -124,25 +124,59 @@ function addNode(
 ): void {
   const node = new NodeAssembly(name, path);
   node.middleware.push(...outer);
+  // How many body steps precede the composite directive, in document order (§8.3).
+  let stepsBeforeKind = 0;
   for (const d of directives) {
     if (!isNodeDirective(d.directive)) {
       throw new FixtureSchemaInvalid(`'${d.key}' cannot describe a node`, env.locate(d.path));
     }
+    const hadKind = node.kind !== undefined;
+    const before = node.steps.length;
     d.directive.contribute(d.value, node, env, d.path);
+    if (!hadKind && node.kind !== undefined) stepsBeforeKind = before;
   }
   if (node.kind !== undefined) {
-    if (node.steps.length > 0) {
-      throw new FixtureSchemaInvalid(
-        `node '${name}' is a '${node.kind.directive}' node and cannot also carry body directives: conformance-adapter §5.4 makes the composite the node's whole body`,
-        env.locate(path),
-      );
-    }
-    builder.addNode(name, node.kind.make(node.projection), { middleware: node.middleware });
+    const kind = node.kind.make(node.projection);
+    const middleware = node.steps.length > 0 ? [...node.middleware, aroundComposite(node.steps, stepsBeforeKind, env)] : node.middleware;
+    builder.addNode(name, kind, { middleware });
     return;
   }
   const stray = node.projectionKeys[0];
   if (stray) throw new FixtureSchemaInvalid(`'${stray.key}' applies only to a subgraph node`, env.locate(stray.path));
   builder.addNode(name, bodyOf(node.steps, env), { middleware: node.middleware });
+}
+
+/**
+ * Body directives beside a composite (`subgraph`, `fan_out`, `parallel_branches`) on one node:
+ * conformance-adapter §8.3 runs a node's sibling directives in document order, so the steps
+ * written before the composite run before it dispatches and the steps written after run once it
+ * returned, all inside the node's own execution (its context, metadata scope and span). As in a
+ * plain node, every step reads the node's input state and the partial updates merge in document
+ * order, the composite's contribution in its place. The innermost middleware: the node's own
+ * middleware wraps the whole body, composite included.
+ */
+function aroundComposite(steps: readonly NodeStep[], before: number, env: BuildEnv): Middleware {
+  const pre = steps.slice(0, before);
+  const post = steps.slice(before);
+  return async (state, next, ctx) => {
+    try {
+      let update: Record<string, unknown> = {};
+      for (const step of pre) {
+        const u = await step(state, ctx);
+        if (u) update = { ...update, ...u };
+      }
+      const composite = await next();
+      if (composite) update = { ...update, ...(composite as Record<string, unknown>) };
+      for (const step of post) {
+        const u = await step(state, ctx);
+        if (u) update = { ...update, ...u };
+      }
+      return update;
+    } catch (err) {
+      if (err instanceof ConformanceError) env.currentCall().defects.push(err);
+      throw err;
+    }
+  };
 }
 
 /**

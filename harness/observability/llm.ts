@@ -112,6 +112,26 @@ export function base64Synthetic(bytes: number): string {
   return "A".repeat(bytes);
 }
 
+/**
+ * The base64 blobs the case's messages synthesize (`base64_data_synthetic`), collected while the
+ * graph is built: §5.8's span-entry `attribute_does_not_contain: {forbidden_substring_kind:
+ * synthetic_base64_prefix}` reads the first 64 characters of each.
+ */
+export const SyntheticBase64Slot = new SlotKey<Set<string>>("synthesized base64 data (§5.1 base64_data_synthetic)", () => new Set());
+
+/** The base64 blobs `messages` synthesize (none when no block carries `base64_data_synthetic`). */
+export function syntheticBase64Of(messages: readonly Record<string, unknown>[]): string[] {
+  const out: string[] = [];
+  for (const m of messages) {
+    if (!Array.isArray(m["content"])) continue;
+    for (const b of m["content"] as Record<string, unknown>[]) {
+      const synth = (b?.["source"] as Record<string, unknown> | undefined)?.["base64_data_synthetic"] as { bytes?: unknown } | undefined;
+      if (b?.["type"] === "image" && typeof synth?.bytes === "number") out.push(base64Synthetic(synth.bytes));
+    }
+  }
+  return out;
+}
+
 /** A `mock_llm` entry as the wire entry the mock serves (a `raises` override shapes the vendor error body). */
 export function mockEntry(e: MockLlmEntry, where: FixtureLocation): MockEntry {
   if (e.raises === undefined) return { ...(e.status !== undefined ? { status: e.status } : {}), ...(e.body !== undefined ? { body: e.body } : {}) };

@@ -68,7 +68,7 @@ export interface SpanRecord {
  * `fullPayloads`: the untruncated serializations the call's payload attributes were cut from
  * (`attribute_truncation.prefix_of_full_serialization` reads them).
  */
-export function forest(spans: readonly ReadableSpan[], fullPayloads: readonly string[] = []): SpanRecord[] {
+export function forest(spans: readonly ReadableSpan[], fullPayloads: readonly string[] = [], syntheticBase64: readonly string[] = []): SpanRecord[] {
   const ids = new Set(spans.map(spanId));
   const kids = new Map<string, ReadableSpan[]>();
   const roots: ReadableSpan[] = [];
@@ -92,6 +92,7 @@ export function forest(spans: readonly ReadableSpan[], fullPayloads: readonly st
       attribute_parses_as_messages: attributes,
       attribute_parses_as_object: attributes,
       attribute_truncation: { attributes, fullPayloads },
+      attribute_does_not_contain: { attributes, syntheticBase64 },
       links: s.links.map((l) => ({ target_trace_id: l.context.traceId })),
       link_count: s.links.length,
       children: (kids.get(spanId(s)) ?? []).map(rec),
@@ -167,6 +168,69 @@ const TRUNCATION: Shape = Shapes.equivalent((exp, act) => {
   return truncationEntriesHold(exp, attributes, fullPayloads);
 });
 
+/**
+ * `attribute_does_not_contain: {<key>: {forbidden_substring_kind: synthetic_base64_prefix}}` (§5.8
+ * table): the attribute does not contain the first 64 characters of any base64 data the case
+ * synthesized (§5.1 `base64_data_synthetic`). A case that synthesized none cannot make the
+ * assertion fail, so it does not hold there; an absent attribute contains nothing.
+ */
+const DOES_NOT_CONTAIN: Shape = Shapes.equivalent((exp, act) => {
+  const { attributes, syntheticBase64 } = act as { attributes: Record<string, unknown>; syntheticBase64: readonly string[] };
+  if (syntheticBase64.length === 0) return false;
+  return Object.keys(exp as Record<string, unknown>).every((k) => {
+    const v = attributes[k];
+    if (v === undefined) return true;
+    const text = typeof v === "string" ? v : JSON.stringify(v);
+    return syntheticBase64.every((blob) => !text.includes(blob.slice(0, 64)));
+  });
+});
+
+/** The keys a span entry may carry (§5.8 table); any other key is fixture_schema_invalid. */
+export const SPAN_ENTRY_KEYS = [
+  "name",
+  "status",
+  "status_description",
+  "exception_recorded",
+  "attributes",
+  "attributes_absent",
+  "attributes_present",
+  "attribute_truncation",
+  "attribute_parses_as_messages",
+  "attribute_parses_as_object",
+  "attribute_does_not_contain",
+  "links",
+  "link_count",
+  "children",
+  "absent_keys",
+] as const;
+
+/** JSON Schema of a span-entry list (`span_tree`, a trace's `span_tree`): closed entries, recursively. */
+export const SPAN_ENTRIES_SCHEMA = {
+  $defs: {
+    span: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        ...Object.fromEntries(SPAN_ENTRY_KEYS.map((k) => [k, true])),
+        attribute_does_not_contain: {
+          type: "object",
+          minProperties: 1,
+          additionalProperties: {
+            type: "object",
+            required: ["forbidden_substring_kind"],
+            additionalProperties: false,
+            properties: { forbidden_substring_kind: { const: "synthetic_base64_prefix" } },
+          },
+        },
+        children: { type: "array", items: { $ref: "#/$defs/span" } },
+      },
+      description: `a span entry takes the §5.8 sub-keys (${SPAN_ENTRY_KEYS.join(", ")})`,
+    },
+  },
+  type: "array",
+  items: { $ref: "#/$defs/span" },
+} as const;
+
 /** A span entry (§5.8 table): attributes with span-attribute typing, children / links unordered. */
 export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
   Shapes.named({
@@ -177,6 +241,7 @@ export const SPAN_ENTRY: Shape = Shapes.recursive((span) =>
       attribute_parses_as_messages: PARSES,
       attribute_parses_as_object: PARSES,
       attribute_truncation: TRUNCATION,
+      attribute_does_not_contain: DOES_NOT_CONTAIN,
       links: Shapes.list("unordered", Shapes.named()),
       children: Shapes.list("unordered", span),
     },

@@ -25,6 +25,8 @@ import { useGraphExecutor } from "../graph/use-graph.ts";
 import { SessionCallFacet } from "../sessions/facets.ts";
 import { SuspendedOutcomeFacet } from "../suspension/facets.ts";
 import { ChatCallFacet, TransmissionFacet, TurnCallFacet } from "./facets.ts";
+import { isPlaceholder, resolveInvocationPlaceholder } from "../suspension/placeholders.ts";
+import type { Observation } from "../../src/conformance/observation.ts";
 
 /** Plan inputs. */
 export const TRANSMISSION = "harness.transmission";
@@ -148,8 +150,9 @@ export class TurnCaseState {
     let returned: { outcome: string; raw: unknown; error: unknown; invocationId: string | undefined; suspended: unknown; sessionId: string | undefined };
     if (tx !== undefined) {
       if (tx.signal !== undefined || tx.intent === "signal_resume") this.#signals++;
-      const turn = await harness.handle(tx, options);
-      c.observation.set(TransmissionFacet, { transmission: tx, turn });
+      const sent = resolveTransmission(tx, c.previous, this.#locate!(c.plan.path));
+      const turn = await harness.handle(sent, options);
+      c.observation.set(TransmissionFacet, { transmission: sent, turn });
       returned = {
         outcome: turn.outcome,
         raw: turn.outcome === "errored" ? undefined : turn.result,
@@ -246,4 +249,17 @@ export const TurnCase = new SlotKey<TurnCaseState>("turn harness case", () => ne
 /** The case's turn-harness runner, installed (from a directive's `configure`). */
 export function turnCase(ctx: ConfigureContext): TurnCaseState {
   return ctx.slot(TurnCase).install(ctx);
+}
+
+/**
+ * A transmission with its input placeholders resolved (conformance-adapter §5.7, §5.10, §6.5): a
+ * signal-resume's `invocation_id` written `<from <name> suspended outcome>` (in the payload, and so
+ * in the arriving signal) becomes the earlier call's invocation id, read from its outcome, before
+ * the harness receives it. A literal is sent verbatim.
+ */
+export function resolveTransmission(tx: Transmission, previous: readonly Observation[], where: FixtureLocation): Transmission {
+  const raw = tx.signal?.invocationId;
+  if (raw === undefined || !isPlaceholder(raw)) return tx;
+  const invocationId = resolveInvocationPlaceholder(raw, previous, where);
+  return { ...tx, payload: { ...tx.payload, invocation_id: invocationId }, signal: { ...tx.signal, invocationId } };
 }

@@ -177,9 +177,22 @@ class CaseRun {
     }
     const dir = this.spec.fixture.capability;
     const out: Resolved[] = [];
-    for (const key of Object.keys(value)) {
+    keys: for (const key of Object.keys(value)) {
       const keyPath = [...path, key];
-      const v = value[key];
+      let v = value[key];
+      // Older forms of the value (the legacy bundle): read through the current form, each use
+      // counted; under the strict vocabulary the key is refused (collected as unknown).
+      for (const form of this.registry.legacyForms(position, key, dir)) {
+        const r = form.rewrite(v);
+        if (r === undefined) continue;
+        const uses = r.uses.length > 0 ? r.uses : [[]];
+        if (!uses.map((sub) => this.retiredUse(form.form, form.retirement, [...keyPath, ...sub], position)).every(Boolean)) {
+          // Refused (strict): say so now — the rest of the case may depend on the value it would have had.
+          this.throwIfUnknown();
+          continue keys;
+        }
+        v = r.value;
+      }
       const hit = this.registry.lookup(position, key, dir);
       if (hit?.meta.retired !== undefined && !this.retiredUse(key, hit.meta.retired, keyPath, position)) continue;
       if (hit) {

@@ -11,6 +11,8 @@ import "reflect-metadata";
 import { fileURLToPath } from "node:url";
 import { container as rootContainer, Lifecycle, type DependencyContainer } from "tsyringe";
 import type { Directive, DirectiveMeta, Home, Position } from "./directive.ts";
+import type { Retirement } from "./deprecation.ts";
+import type { KeyPath } from "./source.ts";
 
 export type DirectiveClass = new () => object;
 
@@ -39,7 +41,27 @@ export interface Lookup {
   readonly groups: Readonly<Record<string, string>>;
 }
 
+/**
+ * An older form of a directive's value the corpus still writes (the `legacy` bundle): `rewrite`
+ * returns the value in its current form, with where each retired use sits below the key, or
+ * undefined when the value does not use the form. The interpreter applies it before the value is
+ * validated, counts each use as a deprecation, and under `--strict-vocabulary` refuses the key as
+ * fixture_directive_unknown naming the replacement.
+ */
+export interface LegacyForm {
+  /** The position and directive key whose value may use the form. */
+  readonly at: Position | ReadonlyArray<Position>;
+  readonly key: string;
+  /** `general`, or the one capability directory the form is read in. */
+  readonly home: Home;
+  /** What the deprecation record names, e.g. `fan_out.inner_subgraph`. */
+  readonly form: string;
+  readonly retirement: Retirement;
+  rewrite(value: unknown): { readonly value: unknown; readonly uses: ReadonlyArray<KeyPath> } | undefined;
+}
+
 export class DirectiveRegistry {
+  private readonly legacy: LegacyForm[] = [];
   private readonly exact = new Map<string, Registration>(); // `${at}\0${home}\0${name}`
   private readonly patterns: Registration[] = [];
   private readonly all: Registration[] = [];
@@ -88,6 +110,16 @@ export class DirectiveRegistry {
       }
     }
     return undefined;
+  }
+
+  /** Register an older value form of a directive (see {@link LegacyForm}). */
+  registerLegacyForm(form: LegacyForm): void {
+    if (!this.legacy.includes(form)) this.legacy.push(form);
+  }
+
+  /** The legacy forms that apply to `key` at `at` in a fixture under directory `dir`, in registration order. */
+  legacyForms(at: Position, key: string, dir: string): LegacyForm[] {
+    return this.legacy.filter((f) => f.key === key && (f.home === "general" || f.home === dir) && (typeof f.at === "string" ? f.at === at : f.at.includes(at)));
   }
 
   /** The names (and pattern families) recognized at `at` for a fixture under directory `dir`. */
@@ -141,3 +173,8 @@ function callerFile(): string | undefined {
 
 /** Register a directive class in the default registry. */
 export const directive = directiveDecorator(defaultRegistry);
+
+/** Register an older value form in the default registry (the `legacy` bundle). */
+export function legacyForm(form: LegacyForm): void {
+  defaultRegistry.registerLegacyForm(form);
+}

@@ -31,6 +31,8 @@ export interface LangfuseObservation {
   readonly model?: string;
   readonly modelParameters?: Readonly<Record<string, unknown>>;
   readonly usageDetails?: Readonly<Record<string, number>>;
+  /** §8.4.4: the Langfuse Prompt entity a Generation is linked to (absent: no link, never fabricated). */
+  readonly prompt?: LangfusePromptLink;
   readonly children: readonly LangfuseObservation[];
 }
 
@@ -137,6 +139,15 @@ export interface ProviderEventFacts {
   readonly errorMessage?: string;
   /** An `EmbeddingEvent`'s `output_vectors` (never a span attribute, §5.5.8). */
   readonly outputVectors?: readonly (readonly number[])[];
+  /** §8.4.4: the Langfuse Prompt entity the call's active prompt exposed (`observability_entities.langfuse_prompt`). */
+  readonly langfusePrompt?: LangfusePromptLink;
+}
+
+/** The Langfuse Prompt entity a Generation links to (the SDK's native prompt link: name and version). */
+export interface LangfusePromptLink {
+  readonly name: string;
+  readonly version: number;
+  readonly isFallback: boolean;
 }
 
 /** The spans of one invocation, grouped by OTel trace. */
@@ -330,6 +341,8 @@ function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: Langfu
   count("output", "openarmature.llm.usage.completion_tokens", "gen_ai.usage.output_tokens");
   count("total", "openarmature.llm.usage.total_tokens");
   const model = a["openarmature.llm.model"] ?? a["gen_ai.request.model"];
+  // §8.4.4 case 1: linked when the prompt exposed a Langfuse Prompt reference, and only then.
+  const linked = Object.keys(prompt).length > 0 ? options.eventFacts?.(s)?.langfusePrompt : undefined;
   // ERROR (a hard failure) wins over the token-budget WARNING (§8.4.3), which names the bound(s) crossed.
   const warning = base.level !== "ERROR" && exceeded === true;
   const crossed: string[] = [];
@@ -347,6 +360,7 @@ function renderGeneration(s: ReadableSpan, first: ReadableSpan, children: Langfu
     ...(typeof model === "string" ? { model } : {}),
     ...(Object.keys(modelParameters).length > 0 ? { modelParameters } : {}),
     usageDetails: usage,
+    ...(linked !== undefined ? { prompt: linked } : {}),
     ...(payload && a["openarmature.llm.input.messages"] !== undefined ? { input: parsedPayload(a["openarmature.llm.input.messages"]) } : {}),
     ...(payload && a["openarmature.llm.output.content"] !== undefined ? { output: a["openarmature.llm.output.content"] } : {}),
   };

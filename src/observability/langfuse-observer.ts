@@ -25,7 +25,8 @@ import { createObservationAttributes, createTraceAttributes } from "@langfuse/tr
 import { LangfuseSpanProcessor } from "@langfuse/otel";
 import type { ChildRunInfo, InvocationEnd, InvocationHooks, InvocationInfo, MetadataAugmentation, NodeAttempt, NodeEvent } from "../graph/index.ts";
 import { Attr, INVOCATION_SPAN_NAME } from "./attributes.ts";
-import { LLM_SPAN, renderInvocation, type LangfuseObservation, type LangfuseTrace, type ProviderEventFacts } from "./langfuse-mapping.ts";
+import { LLM_SPAN, renderInvocation, type LangfuseObservation, type LangfusePromptLink, type LangfuseTrace, type ProviderEventFacts } from "./langfuse-mapping.ts";
+import { promptEntitiesOf } from "../prompts/context.ts";
 import { OTelObserver, type OTelObserverOptions } from "./otel-observer.ts";
 import { capPayloadValue, DEFAULT_PAYLOAD_BYTE_CAP, MIN_PAYLOAD_BYTE_CAP } from "./truncation.ts";
 
@@ -506,6 +507,7 @@ export class LangfuseObserver implements InvocationHooks {
           ...(o.model !== undefined ? { model: o.model } : {}),
           ...(o.modelParameters !== undefined ? { modelParameters: o.modelParameters as Record<string, string | number> } : {}),
           ...(o.usageDetails !== undefined ? { usageDetails: o.usageDetails } : {}),
+          ...(o.prompt !== undefined ? { prompt: o.prompt } : {}),
         }),
       };
       const span = this.#tracer.startSpan(o.name, { attributes: attrs, startTime: o.startTime }, ctx);
@@ -550,22 +552,42 @@ function diagnostics(options: LangfuseObserverOptions): (d: LangfuseDiagnostic) 
 
 /** The §8.4.3–§8.4.7 fields of a typed provider event that no span attribute carries (undefined for other events). */
 function eventFacts(event: unknown): ProviderEventFacts | undefined {
-  const e = event as { kind?: unknown; errorType?: string | null; errorMessage?: string; outputVectors?: readonly (readonly number[])[] };
+  const e = event as { kind?: unknown; errorType?: string | null; errorMessage?: string; outputVectors?: readonly (readonly number[])[]; activePrompt?: object | null };
   switch (e.kind) {
     case "embedding":
       return { outputVectors: e.outputVectors ?? [] };
-    case "llm_failed":
+    case "llm_failed": {
+      const link = langfusePromptLink(e.activePrompt);
+      return { errorType: e.errorType ?? null, ...(e.errorMessage !== undefined ? { errorMessage: e.errorMessage } : {}), ...(link ? { langfusePrompt: link } : {}) };
+    }
     case "embedding_failed":
     case "rerank_failed":
     case "tool_call_failed":
       return { errorType: e.errorType ?? null, ...(e.errorMessage !== undefined ? { errorMessage: e.errorMessage } : {}) };
-    case "llm_completion":
+    case "llm_completion": {
+      const link = langfusePromptLink(e.activePrompt);
+      return link ? { langfusePrompt: link } : {};
+    }
     case "rerank":
     case "tool_call":
       return {};
     default:
       return undefined;
   }
+}
+
+/**
+ * §8.4.4: the Langfuse Prompt entity the call's active prompt exposed —
+ * `Prompt.observability_entities['langfuse_prompt']`, the SDK's prompt client (its `name` and
+ * numeric `version`; a fallback prompt links to nothing, as the SDK decides) — or undefined when the
+ * prompt exposed none, so no link is fabricated.
+ */
+function langfusePromptLink(activePrompt: object | null | undefined): LangfusePromptLink | undefined {
+  const ref = promptEntitiesOf(activePrompt)?.["langfuse_prompt"] as { name?: unknown; version?: unknown; isFallback?: unknown } | undefined;
+  if (ref === null || typeof ref !== "object") return undefined;
+  const version = typeof ref.version === "number" ? ref.version : typeof ref.version === "string" && /^\d+$/.test(ref.version) ? Number(ref.version) : undefined;
+  if (typeof ref.name !== "string" || version === undefined) return undefined;
+  return { name: ref.name, version, isFallback: ref.isFallback === true };
 }
 
 function earlier(a: ReadableSpan, b: ReadableSpan): boolean {

@@ -44,9 +44,28 @@ export function withPromptGroup<T>(group: PromptGroup, fn: () => T): T {
   return storage.run({ prompt: storage.getStore()?.prompt ?? null, group }, fn);
 }
 
+/**
+ * The active prompt's `observability_entities` (e.g. `langfuse_prompt`, observability §8.4.4), keyed
+ * by the identity snapshot {@link activePrompt} handed out: the snapshot stays the five identity
+ * fields the events and span attributes carry, and an observer that links to a backend's own prompt
+ * entity reads the reference back with {@link promptEntitiesOf}.
+ */
+const entities = new WeakMap<ActivePrompt, Readonly<Record<string, unknown>>>();
+
 export function activePrompt(): ActivePrompt | null {
   const p = storage.getStore()?.prompt;
-  return p ? { name: p.name, version: p.version, label: p.label, template_hash: p.template_hash, rendered_hash: p.rendered_hash } : null;
+  if (!p) return null;
+  const snapshot: ActivePrompt = { name: p.name, version: p.version, label: p.label, template_hash: p.template_hash, rendered_hash: p.rendered_hash };
+  if (p.observability_entities !== undefined) entities.set(snapshot, p.observability_entities);
+  return snapshot;
+}
+
+/**
+ * The `observability_entities` of the prompt an {@link activePrompt} snapshot (as an LLM, embedding
+ * or rerank event carries it) was taken from; undefined when that prompt exposed none.
+ */
+export function promptEntitiesOf(snapshot: object | null | undefined): Readonly<Record<string, unknown>> | undefined {
+  return snapshot ? entities.get(snapshot as ActivePrompt) : undefined;
 }
 
 export function activePromptGroup(): ActivePromptGroup | null {

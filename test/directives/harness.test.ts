@@ -154,6 +154,36 @@ directiveTester("signal_correlation_resolved / resolved_to_invocation_id (harnes
   ],
 });
 
+/**
+ * Two sessions pause on the same signal id, so the signal id alone correlates to neither: the
+ * arriving signal names its paused invocation in the payload's `invocation_id`, written as an input
+ * placeholder resolved from t1's outcome before the transmission is sent (harness §3.3 / §6;
+ * conformance-adapter §5.7, §5.10, §6.5).
+ */
+const twoPaused = (resumePayload: string, expected: string) =>
+  harnessCase({
+    nodes: "gate: {suspend_with_descriptor: {signal_id: g-1}}\nafter: {update: {v: 1}}",
+    edges: "- {from: gate, to: after}\n- {from: after, to: END}",
+    entry: "gate",
+    tx: `- name: t1\n  payload: {session_id: "s-1"}\n  dispatch_intent: new_session\n  expected: {invoke_outcome: suspended}\n- name: t2\n  payload: {session_id: "s-2"}\n  dispatch_intent: new_session\n  expected: {invoke_outcome: suspended}\n- name: t3\n  payload: ${resumePayload}\n  signal_payload: {approved: true}\n  dispatch_intent: signal_resume\n  expected:\n${indent(expected, 4)}`,
+  });
+
+directiveTester("signal-resume correlation by the payload's invocation_id, placeholders resolved (harness)", {
+  capability: "harness",
+  template: (b) => b,
+  valid: [
+    twoPaused('{invocation_id: "<from t1 suspended outcome>"}', 'signal_correlation_resolved: true\nresolved_to_invocation_id: "<from t1 suspended outcome>"\ninvoke_outcome: completed'),
+    twoPaused('{signal_id: g-1, invocation_id: "<from t2 suspended outcome>"}', 'resolved_to_invocation_id: "<from t2 suspended outcome>"\ninvoke_outcome: completed'),
+  ],
+  invalid: [
+    { code: twoPaused('{invocation_id: "<from t1 suspended outcome>"}', 'resolved_to_invocation_id: "<from t2 suspended outcome>"'), message: "resolved_to_invocation_id" },
+    // the signal id alone is ambiguous between the two paused invocations.
+    { code: twoPaused("{signal_id: g-1}", "signal_correlation_resolved: true"), message: "signal_correlation_resolved" },
+    // a placeholder naming no earlier call is a fixture defect.
+    { code: twoPaused('{invocation_id: "<from nobody completed outcome>"}', "invoke_outcome: completed"), category: "fixture_schema_invalid", message: "cannot resolve" },
+  ],
+});
+
 directiveTester("harness named claims", {
   capability: "harness",
   template: (b) =>
@@ -199,12 +229,31 @@ const echoChat = (second: string) =>
     turns: `- name: t1\n  session_id: c-1\n  user_message: {role: user, content: "one"}\n  expected: {outcome: completed}\n- name: t2\n  session_id: c-1\n  user_message: {role: user, content: "two"}\n  expected:\n${indent(second, 4)}`,
   });
 
+// The graph's reply carries a key the fixture does not name (an empty tool_calls list): a
+// ChatMessage compares by the keys the fixture names (conformance-adapter §8.4), so it still matches.
+const echoChatWithToolCalls = (second: string) =>
+  echoChat(second).replace('reply: {update: {messages: [{role: assistant, content: "echo"}]}}', 'reply: {update: {messages: [{role: assistant, content: "echo", tool_calls: []}]}}');
+
+directiveTester("ChatMessage compares by named keys (harness-chat, §8.4)", {
+  capability: "harness-chat",
+  template: (b) => echoChatWithToolCalls(b),
+  valid: [
+    'replies: [{role: assistant, content: "echo"}]\nfinal_state: {messages_history_contains: [{role: assistant, content: "echo"}]}',
+    'replies: [{role: assistant, content: "echo", tool_calls: []}]',
+  ],
+  invalid: [
+    { code: 'replies: [{role: assistant, content: "echo", tool_calls: [{id: c1, name: f, arguments: {}}]}]', message: "replies" },
+    { code: 'replies: [{role: assistant, content: "other"}]', message: "replies" },
+    { code: 'final_state: {messages_history_contains: [{role: assistant, content: "echo", tool_call_id: x}]}', message: "messages_history_contains[0]" },
+  ],
+});
+
 directiveTester("replies / final_state (harness-chat)", {
   capability: "harness-chat",
   template: (b) => echoChat(b),
   valid: [
     'dispatch_path: "3.2"\nreplies: [{role: assistant, content: "echo"}]\nfinal_state: {messages_count: 4, messages_history_contains: [{role: user, content: "one"}, {role: user, content: "two"}]}',
-    // A YAML mapping's key order carries no meaning: each message still compares exactly.
+    // A YAML mapping's key order carries no meaning.
     'final_state: {messages_history_contains: [{content: "one", role: user}, {content: "echo", role: assistant}]}',
   ],
   invalid: [

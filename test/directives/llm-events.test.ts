@@ -128,3 +128,17 @@ directiveTester("mock_llm.capabilities", {
     { code: oneCall(SCHEMA_CALL, mockWith("supports_native_response_fromat: false"), "observers:\n  c:\n    contains_event_of_type: LlmCompletionEvent"), category: "fixture_schema_invalid", message: ["supports_native_response_fromat", "not a §5.11 capability flag"] },
   ],
 });
+
+// identity_scoping_fields_populated reads every provider-call event the collectors retained — an
+// LLM-only case has identity fields to check too (it is neither vacuous nor an embedding-only claim).
+const IDENTITY = (v: boolean) => `invariants:\n  identity_scoping_fields_populated: ${v}`;
+directiveTester("identity_scoping_fields_populated over LLM events", {
+  capability: "observability",
+  template: (b) => b,
+  valid: [oneCall(CALL, MOCK, IDENTITY(true))],
+  invalid: [
+    { code: oneCall(CALL, MOCK, IDENTITY(false)), message: "identity_scoping_fields_populated" },
+    // no collector retained a provider-call event: there is nothing to show.
+    { code: oneCall("update: {msg: hi}", "", IDENTITY(true)), message: "no provider-call event" },
+  ],
+});

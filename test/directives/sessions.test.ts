@@ -41,21 +41,18 @@ directiveTester("saved_session_assertions", {
     { code: "saved_session_assertions: {state: {history: [x]}}", message: "saved_session_assertions.state.history" },
     { code: "saved_session_assertions: {state: {history: [x, x], scratch: tmp}}", message: "saved_session_assertions.state" },
     { code: "saved_session_assertions: {schema_version: v2}", message: 'saved_session_assertions.schema_version: expected "v2", got ""' },
-    // Retired by the seed (§5.6), in every directory: a clear fixture error, not a silent pass.
-    {
-      code: "saved_session_assertions: {state: {history: [x, x]}, excludes_fields: [scratch]}",
-      category: "fixture_schema_invalid",
-      message: ["has the retired key 'excludes_fields'", "§5.6"],
-    },
   ],
 });
 
-for (const capability of ["graph-engine", "pipeline-utilities", "suspension"]) {
-  directiveTester(`saved_session_assertions excludes_fields under ${capability}`, {
+// Retired by the seed (§5.6) and read by the legacy bundle in every directory (issue 31 item 3):
+// dropped — redundant with the exact state, which is still checked — counted as a deprecation, and
+// refused under --strict-vocabulary (test/directives/legacy-forms.test.ts).
+for (const capability of ["sessions"]) {
+  directiveTester(`saved_session_assertions excludes_fields under ${capability} (legacy)`, {
     capability,
     template: (b) => twoCalls("saved_session_assertions: {state: {history: [x]}}", b),
-    valid: [],
-    invalid: [{ code: "saved_session_assertions: {state: {history: [x, x]}, excludes_fields: [scratch]}", category: "fixture_schema_invalid", message: "has the retired key 'excludes_fields'" }],
+    valid: ["saved_session_assertions: {state: {history: [x, x]}, excludes_fields: [scratch]}"],
+    invalid: [{ code: "saved_session_assertions: {state: {history: [x, x], scratch: tmp}, excludes_fields: [scratch]}", message: "saved_session_assertions.state" }],
   });
 }
 

@@ -45,6 +45,19 @@ expected:
 ${claims}
 `;
 
+const LLM_BODY = (id: string) =>
+  `{status: 200, body: {id: ${id}, object: chat.completion, model: test-model, choices: [{index: 0, message: {role: assistant, content: ok}, finish_reason: stop}], usage: {prompt_tokens: 5, completion_tokens: 1, total_tokens: 6}}}`;
+
+/**
+ * Branches whose inner nodes call an LLM: observability §5.7 puts openarmature.node.branch_name on
+ * the dispatch span and the inner-node spans beneath it, not on the LLM provider span (§5.5).
+ */
+const branchesWithLlm = (claims: string) =>
+  branches(claims)
+    .replace("nodes: {n: {augment_metadata: {branchName: fraud}}}", "nodes: {n: {augment_metadata: {branchName: fraud}, calls_llm: {messages: [{role: user, content: hi}]}}}")
+    .replace("nodes: {n: {augment_metadata: {branchName: policy}}}", "nodes: {n: {augment_metadata: {branchName: policy}, calls_llm: {messages: [{role: user, content: hi}]}}}")
+    .replace("caller_metadata: {tenantId: acme}", `caller_metadata: {tenantId: acme}\nmock_llm:\n  - ${LLM_BODY("c-1")}\n  - ${LLM_BODY("c-2")}`);
+
 directiveTester("caller metadata and ids on spans (observability 026, 029, 030, 034, 035)", {
   template: (b) => b,
   capability: "observability",
@@ -57,6 +70,7 @@ directiveTester("caller metadata and ids on spans (observability 026, 029, 030, 
     branches(`    parallel_branches_per_branch_metadata_isolation: true
     per_branch_oa_emitted_branch_name_isolation: true
     baseline_caller_metadata_universal: true`),
+    branchesWithLlm("    per_branch_oa_emitted_branch_name_isolation: true"),
   ],
   invalid: [
     { code: fanOut("    caller_metadata_cross_cutting: true").replace("caller_metadata: {tenantId: acme}", ""), message: "the call passed no caller metadata" },

@@ -29,7 +29,7 @@ directiveTester("contains_event", {
     { code: "contains_event: {event_type: NodeEvent, fields: {node_name: a, phase: started, post_state: {}}}", message: "contains_event" },
     { code: "contains_event: {event_type: NodeEvent, fields: {node_name: a, phase: started, pre_state: {v: 0}, pre_state_absent_keys: [v]}}", message: "pre_state" },
     { code: "contains_event: {event_type: LlmCompletionEvent}", message: "retained no LlmCompletionEvent" },
-    { code: "contains_event: {event_type: NoSuchEvent}", message: "not a typed event family" },
+    { code: "contains_event: {event_type: NoSuchEvent}", category: "fixture_schema_invalid", message: "not a typed event family" },
   ],
 });
 
@@ -48,6 +48,11 @@ directiveTester("event_count / event_counts", {
   invalid: [
     { code: "event_count: {event_type: NodeEvent, count: 5}", message: "retained 6 NodeEvent (expected 5" },
     { code: "event_counts:\n  - {event_type: NodeEvent, count: 6}\n  - {event_type: LlmFailedEvent, count: 1}", message: "expected.observers.all.event_counts[1]" },
+    // §5.5: an event type is matched against the families graph-engine §6 defines — a count of 0
+    // for a family that does not exist would pass vacuously, so it is a fixture defect.
+    { code: "event_count: {event_type: LlmCompletedEvent, count: 0}", category: "fixture_schema_invalid", message: "'LlmCompletedEvent' is not a typed event family" },
+    { code: "event_counts:\n  - {event_type: NodeEvent, count: 6}\n  - {event_type: NoSuchEvent, count: 0}", category: "fixture_schema_invalid", message: "'NoSuchEvent' is not a typed event family" },
+    { code: "contains_event_of_type: NoSuchEvent", category: "fixture_schema_invalid", message: "'NoSuchEvent' is not a typed event family" },
   ],
 });
 

@@ -11,6 +11,7 @@ import { providers } from "../../src/llm/index.ts";
 import { OTelObserver } from "../../src/observability/index.ts";
 import { LangfuseObserver, type LangfuseObserverOptions } from "../../src/observability/langfuse.ts";
 import { truncationMarker } from "../../src/observability/truncation.ts";
+import { createPrompt, renderPrompt, withPrompt } from "../../src/prompts/index.ts";
 import { embeddingProviders, rerankProviders } from "../../src/retrieval/index.ts";
 import { decodeLangfuseSpans, type RecordedObservation } from "../../harness/observability/langfuse.ts";
 import { fakeFetch, type Reply } from "../llm/fake-fetch.ts";
@@ -23,6 +24,8 @@ const cohere = { id: "rr-id", results: [{ index: 1, relevance_score: 0.9 }, { in
 interface Run {
   /** The provider-call observation under the one node. */
   readonly call: RecordedObservation;
+  /** The provider-call observation as the Langfuse client received it (its `langfuse.observation.*` attributes). */
+  readonly lfSpan: ReadableSpan | undefined;
   /** The OTel observer's provider-call span. */
   readonly span: ReadableSpan | undefined;
 }
@@ -50,7 +53,8 @@ async function run(body: () => Promise<unknown>, langfuse: Partial<LangfuseObser
   const [t] = decodeLangfuseSpans(lfExporter.getFinishedSpans());
   const call = t!.observations[0]!.children[0]!;
   const span = otelExporter.getFinishedSpans().find((s) => s.name === call.name);
-  return { call, span };
+  const lfSpan = lfExporter.getFinishedSpans().find((s) => s.name === call.name);
+  return { call, span, lfSpan };
 }
 
 const embedder = (replies: Reply[]) => embeddingProviders.create("openai", { model: "emb", apiKey: "k", baseUrl: BASE, fetch: fakeFetch(replies).fetch });
@@ -58,7 +62,31 @@ const reranker = (replies: Reply[]) => rerankProviders.create("cohere", { model:
 const llm = (replies: Reply[]) => providers.create("openai", { model: "m", apiKey: "k", baseUrl: BASE, fetch: fakeFetch(replies).fetch });
 const isUtf8 = (s: string): boolean => Buffer.from(s, "utf8").toString("utf8") === s;
 
+const OK_COMPLETION = { status: 200, json: { id: "c1", object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } } };
+
 describe("observability: what the Langfuse observations contain (§8.4.3–§8.4.7, §8.7)", () => {
+  it("§8.4.4: a Generation whose prompt exposes a Langfuse Prompt reference is linked to that entity (name, version); without one, no link", async () => {
+    // Before: the active-prompt snapshot dropped observability_entities, so no Generation was ever linked.
+    const lfPrompt = { name: "classify-remote", version: 7, isFallback: false, type: "text", prompt: "c" };
+    const linked = renderPrompt(createPrompt({ name: "classify", label: "production", version: "7", template: "c", observability_entities: { langfuse_prompt: lfPrompt } }));
+    const plain = renderPrompt(createPrompt({ name: "classify", label: "production", version: "7", template: "c" }));
+    const call = (r: typeof linked) => () => withPrompt(r, () => llm([OK_COMPLETION]).complete([{ role: "user", content: "hi" }]));
+
+    const a = await run(call(linked));
+    expect(a.call.type).to.equal("generation");
+    expect(a.call.metadata["prompt"]).to.include({ name: "classify", version: "7", label: "production" });
+    expect([a.lfSpan?.attributes["langfuse.observation.prompt.name"], a.lfSpan?.attributes["langfuse.observation.prompt.version"]]).to.deep.equal(["classify-remote", 7]);
+
+    const b = await run(call(plain));
+    expect(b.call.metadata["prompt"]).to.include({ name: "classify" });
+    expect(Object.keys(b.lfSpan?.attributes ?? {}).filter((k) => k.startsWith("langfuse.observation.prompt."))).to.deep.equal([]);
+
+    // a fallback prompt (the SDK served its fallback) links to nothing.
+    const fallback = renderPrompt(createPrompt({ name: "classify", label: "production", version: "7", template: "c", observability_entities: { langfuse_prompt: { ...lfPrompt, isFallback: true } } }));
+    const c = await run(call(fallback));
+    expect(c.lfSpan?.attributes["langfuse.observation.prompt.name"]).to.equal(undefined);
+  });
+
   it("a failed embedding / rerank observation: error_type and error_message from the typed event (the vendor's type, its message verbatim)", async () => {
     // Before: error_type was the exception class (LlmProviderError) read off the span.
     const failure = { status: 503, json: { error: { type: "ServiceUnavailableError", message: "the endpoint returned 503" } } };

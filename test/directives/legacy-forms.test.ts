@@ -1,0 +1,170 @@
+/**
+ * Older forms the corpus still writes (issue 31 item 3), read through the legacy bundle when their
+ * meaning is unambiguous: each case passes with its use counted as a deprecation at the form's own
+ * location, a wrong observation still fails, and under --strict-vocabulary the key is refused as
+ * fixture_directive_unknown naming the replacement.
+ */
+import { expect } from "chai";
+import { loadConformance } from "../../src/conformance/setup.ts";
+import { runCaseToResult, type CaseResult } from "../../src/conformance/run.ts";
+import { casesOf } from "../conformance/helpers.ts";
+
+async function run(text: string, capability: string, strictVocabulary = false): Promise<CaseResult> {
+  const registry = await loadConformance();
+  const [c] = casesOf(text, capability);
+  return runCaseToResult(c!, registry, { strictVocabulary, caseTimeoutMs: 20_000 });
+}
+
+const SUBS = `subgraphs:
+  fast: {state: {fields: {v: {type: int, default: 0}}}, entry: s, nodes: {s: {update_pure: {v: 1}}}, edges: [{from: s, to: END}]}
+  slow: {state: {fields: {v: {type: int, default: 0}}}, entry: s, nodes: {s: {update_pure: {v: 1}}}, edges: [{from: s, to: END}]}`;
+
+const graph = (node: string, expected: string, extra = "") => `
+${SUBS}
+state: {fields: {v: {type: int, default: 0}, done: {type: bool, default: false}}}
+entry: a
+nodes:
+  a:
+${node}
+edges: [{from: a, to: END}]
+initial_state: {}
+${extra}
+expected:
+${expected}
+`;
+
+interface FormCase {
+  readonly name: string;
+  readonly capability: string;
+  readonly text: string;
+  /** The same fixture with a wrong expectation (the form is still checked). */
+  readonly wrong?: string;
+  readonly form: string;
+  readonly location: RegExp;
+  readonly replacement: string;
+  /** What a strict run names first, when it is another form the fixture also uses. */
+  readonly strict?: readonly string[];
+}
+
+const FORMS: FormCase[] = [
+  {
+    name: "parallel_branches.branches as a list (observability 048, 055)",
+    capability: "observability",
+    text: graph("    parallel_branches: {branches: [fast, slow]}", "  execution_order: [a]\n  final_state: {v: 1, done: false}"),
+    wrong: graph("    parallel_branches: {branches: [fast, slow]}", "  final_state: {v: 2, done: false}"),
+    form: "parallel_branches.branches as a list",
+    location: /\(nodes\.a\.parallel_branches\.branches\)$/,
+    replacement: "branches: {<name>: {subgraph: <name>}}",
+  },
+  {
+    name: "typed_observers[].retains_arrival_order (observability 056)",
+    capability: "observability",
+    text: graph("    update: {v: 1}", "  observers:\n    c:\n      event_count: {event_type: NodeEvent, count: 2}", "typed_observers:\n  - {name: c, kind: typed_event_collector, retains_arrival_order: true}"),
+    wrong: graph("    update: {v: 1}", "  observers:\n    c:\n      event_count: {event_type: NodeEvent, count: 3}", "typed_observers:\n  - {name: c, kind: typed_event_collector, retains_arrival_order: true}"),
+    form: "typed_observers[].retains_arrival_order",
+    location: /\(typed_observers\[0\]\.retains_arrival_order\)$/,
+    replacement: "nothing (drop it)",
+  },
+  {
+    name: "an observer event's error as a bare category (§5.8 writes {category})",
+    capability: "graph-engine",
+    text: graph("    raises: boom", "  outcome: errored\n  observer_events:\n    rec:\n      - {phase: started, node_name: a}\n      - {phase: completed, node_name: a, error: node_exception}", "observers:\n  - {name: rec, behavior: record}"),
+    wrong: graph("    raises: boom", "  outcome: errored\n  observer_events:\n    rec:\n      - {phase: started, node_name: a}\n      - {phase: completed, node_name: a, error: reducer_error}", "observers:\n  - {name: rec, behavior: record}"),
+    form: "observer_events[].error: <category>",
+    location: /\(expected\.observer_events\.rec\[1\]\.error\)$/,
+    replacement: "error: {category: <id>}",
+  },
+  {
+    name: "invocations: <int> (observability 009, 011): N calls, the case-level expected reading each",
+    capability: "observability",
+    text: graph("    update: {v: 1}", "  final_state: {v: 1, done: false}", "invocations: 2"),
+    wrong: graph("    update: {v: 1}", "  final_state: {v: 2, done: false}", "invocations: 2"),
+    form: "invocations: <int>",
+    location: /\(invocations\)$/,
+    replacement: "invocations: [{name: ...}, ...] (one entry per call)",
+  },
+  {
+    name: "a top-level informative: true (observability 048)",
+    capability: "observability",
+    text: graph("    update: {v: 1}", "  final_state: {v: 1, done: false}", "informative: true"),
+    form: "informative",
+    location: /\(informative\)$/,
+    replacement: "nothing (drop it; a comment says what it meant)",
+  },
+  {
+    name: "node-level middleware outside pipeline-utilities, with classifier {transient_categories} (observability 007, 119)",
+    capability: "observability",
+    text: graph(
+      "    flaky: {failure_sequence: [{category: provider_rate_limit}], success_update: {done: true}}\n    middleware:\n      - type: retry\n        max_attempts: 2\n        backoff: {type: deterministic, seconds: 0}\n        classifier: {transient_categories: [provider_rate_limit]}",
+      "  final_state: {v: 0, done: true}",
+    ),
+    wrong: graph(
+      "    flaky: {failure_sequence: [{category: provider_rate_limit}], success_update: {done: true}}\n    middleware:\n      - type: retry\n        max_attempts: 2\n        backoff: {type: deterministic, seconds: 0}\n        classifier: {transient_categories: [provider_timeout]}",
+      "  final_state: {v: 0, done: true}",
+    ),
+    form: "middleware",
+    location: /\(nodes\.a\.middleware\)$/,
+    replacement: "wrap_with_middleware (§5.1), or a pipeline-utilities fixture",
+    // the classifier form inside the value is refused first (the value is rewritten before the key is looked up).
+    strict: ["'classifier: {transient_categories}'", "write classifier: {type: category_set, categories: [...]} instead"],
+  },
+];
+
+describe("legacy forms (issue 31 item 3): read through their current form, counted, refused when strict", function () {
+  this.timeout(30_000);
+  for (const f of FORMS) {
+    it(`${f.name}: passes, counted once at the form`, async () => {
+      const r = await run(f.text, f.capability);
+      expect(r.status, `${r.category}: ${r.message}`).to.equal("passed");
+      const use = r.deprecations.find((d) => d.directive === f.form);
+      expect(use, JSON.stringify(r.deprecations)).to.not.equal(undefined);
+      expect(use!.location).to.match(f.location);
+      expect(use!.replacement).to.equal(f.replacement);
+    });
+    if (f.wrong !== undefined) {
+      it(`${f.name}: still checked (a wrong expectation fails)`, async () => {
+        const r = await run(f.wrong!, f.capability);
+        expect(r.status).to.equal("failed");
+        expect(r.category, r.message ?? "").to.equal("assertion_failed");
+      });
+    }
+    it(`${f.name}: strict — fixture_directive_unknown naming the replacement`, async () => {
+      const r = await run(f.text, f.capability, true);
+      expect(r.category, r.message ?? "").to.equal("fixture_directive_unknown");
+      for (const m of f.strict ?? [`'${f.form}'`, `write ${f.replacement} instead`]) expect(r.message).to.contain(m);
+    });
+  }
+
+  it("saved_session_assertions.excludes_fields (sessions 004) is dropped, counted", async () => {
+    const text = `
+state: {fields: {summary: {type: string, default: ""}, scratch: {type: string, default: ""}}}
+entry: a
+nodes:
+  a: {update: {summary: s, scratch: x}}
+edges: [{from: a, to: END}]
+session_store: in_memory
+invocations:
+  - name: first
+    session_id: s1
+    initial_state: {}
+    expected:
+      saved_session_assertions:
+        state: {summary: s, scratch: x}
+        excludes_fields: []
+`;
+    const r = await run(text, "sessions");
+    expect(r.status, `${r.category}: ${r.message}`).to.equal("passed");
+    expect(r.deprecations.map((d) => d.directive)).to.include("saved_session_assertions.excludes_fields");
+    // written beside expected: in the invocation entry too (sessions 004 writes it there).
+    const beside = await run(text.replace("    expected:\n      saved_session_assertions:\n        state: {summary: s, scratch: x}\n        excludes_fields: []", "    saved_session_assertions:\n      state: {summary: s, scratch: x}\n      excludes_fields: [scratch]"), "sessions");
+    expect(beside.status, `${beside.category}: ${beside.message}`).to.equal("passed");
+    expect(beside.deprecations.map((d) => d.directive)).to.include("saved_session_assertions.excludes_fields");
+    const strict = await run(text, "sessions", true);
+    expect(strict.category, strict.message ?? "").to.equal("fixture_directive_unknown");
+  });
+
+  it("a list of branches that repeats a name is not read as a mapping (left to the schema)", async () => {
+    const r = await run(graph("    parallel_branches: {branches: [fast, fast]}", "  final_state: {v: 1, done: false}"), "observability");
+    expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
+  });
+});
