@@ -226,6 +226,38 @@ describe("prompts: template security (untrusted templates)", () => {
     expect(failure!.missing).to.deep.equal(["polluted"]);
   });
 
+  it("a template cannot write to Object.prototype (mapping literals, dict(), namespace())", () => {
+    const payloads = [
+      "{% set d = {'__proto__': {'pwned': 1}} %}{{ d.__proto__.pwned }}",
+      "{% set d = dict(__proto__={'pwned': 1}) %}{{ d['__proto__'] }}",
+      "{% set ns = namespace() %}{% set ns.__proto__ = {'pwned': 1} %}{{ ns.__proto__ }}",
+      "{{ {'constructor': {'prototype': {'pwned': 1}}} | tojson }}",
+    ];
+    for (const src of payloads) renderTemplate(src, {});
+    expect(({} as Record<string, unknown>)["pwned"]).to.equal(undefined);
+    expect(Object.prototype).to.not.have.property("pwned");
+  });
+
+  it("a cyclic or very deep variable is refused when printed, not a stack overflow", () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic["self"] = cyclic;
+    for (const src of ["{{ x }}", "{{ x | tojson }}", "{{ x == x.self }}"]) {
+      let e: unknown;
+      try {
+        renderTemplate(src, { x: cyclic });
+      } catch (err) {
+        e = err;
+      }
+      if (src.includes("==")) continue; // identical references compare equal without a walk
+      expect(e, src).to.be.instanceOf(TemplateFailure);
+      expect((e as Error).message).to.match(/maxDepth/);
+    }
+  });
+
+  it("a JSON-parsed '__proto__' key is plain data", () => {
+    expect(renderTemplate("{{ x.__proto__.a }}", { x: JSON.parse('{"__proto__": {"a": "own"}}') as unknown })).to.equal("own");
+  });
+
   describe("bounded render", () => {
     it("a 10M-iteration loop fails fast, naming the step budget", function () {
       this.timeout(60_000);

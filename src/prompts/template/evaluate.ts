@@ -64,8 +64,19 @@ class Writer {
   }
 }
 
-/** The source-like text of an expression, for messages (`user.name`, `items[0]`). */
+const descriptions = new WeakMap<Expr, string>();
+
+/** The source-like text of an expression, for messages (`user.name`, `items[0]`); memoized per node. */
 export function describe(e: Expr): string {
+  let d = descriptions.get(e);
+  if (d === undefined) {
+    d = describeNode(e);
+    descriptions.set(e, d);
+  }
+  return d;
+}
+
+function describeNode(e: Expr): string {
   switch (e.type) {
     case "name":
       return e.name;

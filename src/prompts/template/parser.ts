@@ -440,17 +440,20 @@ class Parser {
     return left;
   }
 
-  private parseUnary(): Expr {
+  /** As Jinja2: `-x | f` filters the negation, `-x.y` negates the attribute. */
+  private parseUnary(withFilter = true): Expr {
+    let node: Expr;
     if (this.isOp("-") || this.isOp("+")) {
       const t = this.advance();
       this.enter(t.line);
       try {
-        return { type: "unary", line: t.line, op: t.value as "-" | "+", operand: this.parseUnary() };
+        node = { type: "unary", line: t.line, op: t.value as "-" | "+", operand: this.parseUnary(false) };
       } finally {
         this.leave();
       }
-    }
-    return this.parseFilterExpr(this.parsePostfix(this.parsePrimary()));
+    } else node = this.parsePrimary();
+    node = this.parsePostfix(node);
+    return withFilter ? this.parseFilterExpr(node) : node;
   }
 
   private parsePrimary(): Expr {
