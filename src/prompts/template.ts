@@ -22,6 +22,7 @@
  * array items, string characters — and a JS function is never called (see `template/values.ts`).
  * Every render is bounded by {@link TemplateLimits} (steps, output, source size, nesting, range).
  */
+import { types } from "node:util";
 import { freeVariables } from "./template/analysis.ts";
 import type { Stmt } from "./template/ast.ts";
 import { Evaluator } from "./template/evaluate.ts";
@@ -87,6 +88,7 @@ export function renderTemplate(source: string, variables: Readonly<Record<string
   const strict = options.strict ?? true;
   const budget = options.budget ?? new RenderBudget(options.limits);
   const c = compile(source, budget.limits);
+  if (types.isProxy(variables)) throw new TemplateFailure("the variables object is a Proxy: templates read plain data only (its traps would run)");
   if (strict) {
     const missing = [...c.free].filter((n) => !supplied(variables, n)).sort();
     if (missing.length > 0) {
@@ -98,6 +100,10 @@ export function renderTemplate(source: string, variables: Readonly<Record<string
   } catch (e) {
     if (e instanceof TemplateFailure) {
       throw new TemplateFailure(`template failed to render: ${e.message}`, e.missing, { cause: e, ...(e.limit ? { limit: e.limit } : {}) });
+    }
+    // Recursive macros over deep expressions can nest past the call stack before maxDepth counts them.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new TemplateFailure(`template failed to render: macro calls and expressions nested too deeply for the call stack (lower maxDepth)`, [], { cause: e, limit: "maxDepth" });
     }
     throw e;
   }

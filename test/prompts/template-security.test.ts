@@ -254,6 +254,32 @@ describe("prompts: template security (untrusted templates)", () => {
     }
   });
 
+  it("a Proxy, as the variables or inside them, is refused without running its traps", () => {
+    let traps = 0;
+    const handler: ProxyHandler<object> = {
+      get: () => (traps++, "trapped"),
+      getOwnPropertyDescriptor: () => (traps++, { value: "trapped", configurable: true, enumerable: true, writable: true }),
+      has: () => (traps++, true),
+      ownKeys: () => (traps++, ["a"]),
+      getPrototypeOf: () => (traps++, Object.prototype),
+    };
+    for (const [src, vars] of [
+      ["{{ a }}", new Proxy({ a: 1 }, handler)],
+      ["{{ p.a }}", { p: new Proxy({}, handler) }],
+      ["{{ p[0] }}", { p: new Proxy([1], handler) }],
+    ] as const) {
+      let e: unknown;
+      try {
+        renderTemplate(src, vars as Record<string, unknown>, { strict: false });
+      } catch (err) {
+        e = err;
+      }
+      expect(e, src).to.be.instanceOf(TemplateFailure);
+      expect((e as Error).message).to.match(/Proxy/);
+    }
+    expect(traps).to.equal(0);
+  });
+
   it("a JSON-parsed '__proto__' key is plain data", () => {
     expect(renderTemplate("{{ x.__proto__.a }}", { x: JSON.parse('{"__proto__": {"a": "own"}}') as unknown })).to.equal("own");
   });
@@ -341,7 +367,21 @@ describe("prompts: template security (untrusted templates)", () => {
     });
 
     it("deep nesting is refused, not a stack overflow", () => {
-      for (const src of [`{{ ${"(".repeat(100_000)}1${")".repeat(100_000)} }}`, `{{ ${"[".repeat(100_000)}${"]".repeat(100_000)} }}`, `{{ ${"not ".repeat(100_000)}x }}`, "{% if x %}".repeat(10_000) + "{% endif %}".repeat(10_000)]) {
+      const deep = [
+        `{{ ${"(".repeat(100_000)}1${")".repeat(100_000)} }}`,
+        `{{ ${"[".repeat(100_000)}${"]".repeat(100_000)} }}`,
+        `{{ ${"not ".repeat(100_000)}x }}`,
+        `{{ ${"-".repeat(100_000)}1 }}`,
+        `{{ ${"1 if x else ".repeat(100_000)}2 }}`,
+        `{{ ${"range(".repeat(100_000)}1${")".repeat(100_000)} }}`,
+        `{{ x${".a".repeat(100_000)} }}`,
+        `{{ ${"1 + ".repeat(100_000)}1 }}`,
+        `{{ x${" | upper".repeat(100_000)} }}`,
+        "{% if x %}".repeat(10_000) + "{% endif %}".repeat(10_000),
+        // Recursive macros over deep expressions: bounded before the call stack is.
+        `{% macro m(n) %}{{ ${"('' ~ ".repeat(40)}m(n + 1)${")".repeat(40)} }}{% endmacro %}{{ m(0) }}`,
+      ];
+      for (const src of deep) {
         let e: unknown;
         try {
           renderTemplate(src, { x: true }, { strict: false });

@@ -429,9 +429,9 @@ export class Evaluator {
     };
     const from = norm(start, step > 0 ? 0 : len - 1);
     const to = norm(stop, step > 0 ? len : -1);
+    this.budget.step(Math.max(0, Math.ceil((to - from) / step)));
     const indices: number[] = [];
     for (let i = from; step > 0 ? i < to : i > to; i += step) indices.push(i);
-    this.budget.step(indices.length);
     if (k === "string") return indices.map((i) => (obj as string)[i]).join("");
     return indices.map((i) => listItem(obj as unknown[], i, describe(e.object)));
   }

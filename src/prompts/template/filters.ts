@@ -512,7 +512,10 @@ const FILTERS: Readonly<Record<string, Fn>> = {
     const out: unknown[][] = [];
     for (let i = 0; i < items.length; i += n) out.push(items.slice(i, i + n));
     const lastRow = out[out.length - 1];
-    if (fill !== undefined && lastRow !== undefined) while (lastRow.length < n) lastRow.push(fill);
+    if (fill !== undefined && lastRow !== undefined) {
+      ctx.budget.step(n - lastRow.length);
+      while (lastRow.length < n) lastRow.push(fill);
+    }
     return out;
   },
   map(ctx, v, args, kwargs) {

@@ -338,6 +338,15 @@ class Parser {
 
   parseExpression(withCondition = true): Expr {
     const line = this.current.line;
+    this.enter(line);
+    try {
+      return this.parseConditional(line, withCondition);
+    } finally {
+      this.leave();
+    }
+  }
+
+  private parseConditional(line: number, withCondition: boolean): Expr {
     const expr = this.parseOr();
     if (withCondition && this.isName("if")) {
       this.advance();

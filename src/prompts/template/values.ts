@@ -355,6 +355,7 @@ export function compare(a: unknown, b: unknown, budget: RenderBudget, depth = 0)
 
 /** JSON text (sorted keys, `", "` / `": "` separators as Python's `json.dumps`; `indent` as there). */
 export function toJson(v: unknown, budget: RenderBudget, where: string, indent: number | string | null, sortKeys: boolean, depth = 0): string {
+  if (typeof indent === "string" && indent.length > 64) throw new TemplateFailure("tojson: an indent string is at most 64 characters");
   const pad = indent === null ? null : typeof indent === "number" ? " ".repeat(Math.max(0, Math.min(indent, 64))) : indent;
   switch (kindOf(v)) {
     case "undefined":
