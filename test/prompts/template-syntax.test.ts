@@ -92,6 +92,11 @@ describe("prompts: template language", () => {
     expect(renderTemplate("[{{ u.b }}{{ n }}{% for x in u.c %}x{% endfor %}{{ u.b | upper }}]", { u: {}, n: null }, { strict: false })).to.equal("[]");
   });
 
+  it("accepts nunjucks' {% elseif %} and points a JS `.length` to the filter", () => {
+    expect(renderTemplate("{% if n > 9 %}a{% elseif n > 5 %}b{% endif %}", V)).to.equal("b");
+    expect(failure(() => renderTemplate("{{ xs.length }}", V)).message).to.match(/\| length/);
+  });
+
   it("refuses type errors with a message, not a JS coercion", () => {
     expect(failure(() => renderTemplate("{{ 'a' + 1 }}", {})).message).to.match(/'\+' needs numbers/);
     expect(failure(() => renderTemplate("{{ 1 / 0 }}", {})).message).to.match(/division by zero/);

@@ -11,7 +11,6 @@ import { TemplateFailure } from "./failure.ts";
 import { applyFilter, applyTest, callGlobal, callMethod, contains, GLOBAL_NAMES, iterableItems, type CallContext } from "./filters.ts";
 import type { RenderBudget } from "./limits.ts";
 import {
-  admit,
   compare,
   describeKind,
   equal,
@@ -274,7 +273,8 @@ export class Evaluator {
     if (v === undefined || v === null) {
       if (this.strict) {
         const what = expr ? `'${describe(expr)}'` : "the value";
-        this.fail(line, `${what} is ${v === null ? "null" : "undefined"} (an attribute or value is undefined or null)`);
+        const hint = expr?.type === "getattr" && expr.name === "length" ? "; a length is read with the filter: | length" : "";
+        this.fail(line, `${what} is ${v === null ? "null" : "undefined"} (an attribute or value is undefined or null${hint})`);
       }
       return "";
     }
@@ -533,4 +533,3 @@ export class Evaluator {
   }
 }
 
-export { admit };

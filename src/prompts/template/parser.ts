@@ -17,7 +17,7 @@ export interface ParsedTemplate {
 }
 
 const KEYWORDS_ENDING_TEST_ARG = new Set(["else", "or", "and", "if", "in", "not", "is"]);
-const BLOCK_TAGS = "if, elif, else, endif, for, endfor, set, endset, macro, endmacro, with, endwith, filter, endfilter, raw";
+const BLOCK_TAGS = "if, elif (elseif), else, endif, for, endfor, set, endset, macro, endmacro, with, endwith, filter, endfilter, raw";
 
 export function parseTemplate(source: string, maxDepth: number): ParsedTemplate {
   const parser = new Parser(tokenize(source), maxDepth);
@@ -185,9 +185,9 @@ class Parser {
     let test = this.parseExpression();
     this.expectBlockEnd();
     for (;;) {
-      const { body, end } = this.parseBody(["elif", "else", "endif"]);
+      const { body, end } = this.parseBody(["elif", "elseif", "else", "endif"]);
       branches.push([test, body]);
-      if (end === "elif") {
+      if (end === "elif" || end === "elseif") {
         test = this.parseExpression();
         this.expectBlockEnd();
         continue;
