@@ -6,7 +6,7 @@
  * Flow-insensitive: a name bound anywhere in the template is not free.
  */
 import { childrenOf, type Node, type Stmt } from "./ast.ts";
-import { GLOBAL_NAMES } from "./filters.ts";
+import { GLOBAL_NAMES } from "./methods.ts";
 
 const ENGINE_NAMES = new Set([...GLOBAL_NAMES, "loop"]);
 

@@ -8,7 +8,8 @@
  */
 import type { Expr, FilterCall, Stmt } from "./ast.ts";
 import { TemplateFailure } from "./failure.ts";
-import { applyFilter, applyTest, callGlobal, callMethod, contains, GLOBAL_NAMES, iterableItems, type CallContext } from "./filters.ts";
+import { applyFilter, applyTest, contains, iterableItems, type CallContext } from "./filters.ts";
+import { callGlobal, callMethod, GLOBAL_NAMES } from "./methods.ts";
 import type { RenderBudget } from "./limits.ts";
 import {
   compare,

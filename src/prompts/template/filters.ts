@@ -1,7 +1,6 @@
 /**
- * The interpreter's own functions: filters (`x | upper`), tests (`x is defined`), the whitelisted
- * Python-style methods of strings, lists and mappings (`s.split(',')`, `d.items()`), and the globals
- * `range`, `dict`, `namespace`. These are the only functions a template can call. Each reads its
+ * The interpreter's filters (`x | upper`) and tests (`x is defined`); with the methods and globals
+ * of `methods.ts`, the only functions a template can call. Each reads its
  * input through the admission helpers of `values.ts`, charges the render budget for the work it does
  * and checks any string it builds against the output limit before building it.
  */
@@ -17,8 +16,6 @@ import {
   listItems,
   MacroValue,
   member,
-  NamespaceValue,
-  newDict,
   toJson,
   toText,
   truthy,
@@ -33,12 +30,12 @@ export interface CallContext {
 
 type Fn = (ctx: CallContext, input: unknown, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>) => unknown;
 
-function fail(message: string): TemplateFailure {
+export function fail(message: string): TemplateFailure {
   return new TemplateFailure(message);
 }
 
 /** Positional and keyword arguments bound to parameter names, Python style. */
-function bind(fn: string, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>, names: readonly string[]): unknown[] {
+export function bind(fn: string, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>, names: readonly string[]): unknown[] {
   if (args.length > names.length) throw fail(`${fn} takes at most ${names.length} argument${names.length === 1 ? "" : "s"}, got ${args.length}`);
   const out: unknown[] = names.map((_, i) => args[i]);
   for (const [k, v] of kwargs) {
@@ -51,7 +48,7 @@ function bind(fn: string, args: readonly unknown[], kwargs: ReadonlyMap<string, 
 }
 
 /** The text of a filter's input: undefined / none fail in strict mode and are "" otherwise. */
-function text(ctx: CallContext, v: unknown): string {
+export function text(ctx: CallContext, v: unknown): string {
   const k = kindOf(v);
   if (k === "undefined" || k === "none") {
     if (ctx.strict) throw fail(`'${ctx.where}' is undefined or null`);
@@ -61,13 +58,13 @@ function text(ctx: CallContext, v: unknown): string {
 }
 
 /** An argument that must be a string. */
-function strArg(fn: string, name: string, v: unknown, dflt?: string): string {
+export function strArg(fn: string, name: string, v: unknown, dflt?: string): string {
   if (v === undefined && dflt !== undefined) return dflt;
   if (typeof v !== "string") throw fail(`${fn}: '${name}' must be a string, got ${describeKind(v)}`);
   return v;
 }
 
-function intArg(fn: string, name: string, v: unknown, dflt?: number): number {
+export function intArg(fn: string, name: string, v: unknown, dflt?: number): number {
   if ((v === undefined || v === null) && dflt !== undefined) return dflt;
   if (typeof v === "boolean") return v ? 1 : 0;
   if (typeof v !== "number" || !Number.isInteger(v)) throw fail(`${fn}: '${name}' must be an integer, got ${describeKind(v)}`);
@@ -116,7 +113,7 @@ function sortKey(caseSensitive: boolean): (v: unknown) => unknown {
   return caseSensitive ? (v) => v : (v) => (typeof v === "string" ? v.toLowerCase() : v);
 }
 
-function pyStrip(s: string, chars: unknown, left: boolean, right: boolean): string {
+export function pyStrip(s: string, chars: unknown, left: boolean, right: boolean): string {
   const set = chars === undefined || chars === null ? null : strArg("strip", "chars", chars);
   const drop = (c: string): boolean => (set === null ? /\s/.test(c) : set.includes(c));
   let start = 0;
@@ -126,7 +123,7 @@ function pyStrip(s: string, chars: unknown, left: boolean, right: boolean): stri
   return s.slice(start, end);
 }
 
-function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
+export function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
   const max = intArg("split", "maxsplit", maxsplit, -1);
   if (sep === undefined || sep === null) {
     const out: string[] = [];
@@ -160,7 +157,7 @@ function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
   return out;
 }
 
-function pyReplace(ctx: CallContext, s: string, old: unknown, repl: unknown, count: unknown): string {
+export function pyReplace(ctx: CallContext, s: string, old: unknown, repl: unknown, count: unknown): string {
   const o = strArg("replace", "old", old);
   const r = strArg("replace", "new", repl);
   let n = intArg("replace", "count", count, -1);
@@ -188,7 +185,7 @@ function pyReplace(ctx: CallContext, s: string, old: unknown, repl: unknown, cou
   return parts.join("");
 }
 
-function title(s: string): string {
+export function title(s: string): string {
   return s
     .split(/([-\s({[<]+)/)
     .filter((p) => p !== "")
@@ -196,7 +193,7 @@ function title(s: string): string {
     .join("");
 }
 
-function capitalize(s: string): string {
+export function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 }
 
@@ -204,7 +201,7 @@ function itemText(ctx: CallContext, v: unknown): string {
   return kindOf(v) === "none" ? "None" : toText(v, ctx.budget, ctx.where);
 }
 
-function joinTexts(ctx: CallContext, items: readonly unknown[], sep: string): string {
+export function joinTexts(ctx: CallContext, items: readonly unknown[], sep: string): string {
   const texts = items.map((x) => itemText(ctx, x));
   ctx.budget.checkString(texts.reduce((n, t) => n + t.length, 0) + sep.length * Math.max(0, texts.length - 1));
   return texts.join(sep);
@@ -582,7 +579,7 @@ export function applyFilter(ctx: CallContext, name: string, input: unknown, args
 }
 
 /** Work a value stands for, in steps: a string per 64 characters, a list or mapping per item. */
-function cost(v: unknown): number {
+export function cost(v: unknown): number {
   if (typeof v === "string") return v.length >> 6;
   if (Array.isArray(v)) return v.length;
   return 0;
@@ -658,116 +655,5 @@ export function contains(ctx: CallContext, haystack: unknown, needle: unknown): 
       return false;
     default:
       throw fail(`'${ctx.where}' is ${describeKind(haystack)}: 'in' needs a string, list or mapping`);
-  }
-}
-
-// --- methods -------------------------------------------------------------------------------------
-
-const STRING_METHODS: Readonly<Record<string, (ctx: CallContext, s: string, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>) => unknown>> = {
-  upper: (_c, s) => s.toUpperCase(),
-  lower: (_c, s) => s.toLowerCase(),
-  title: (_c, s) => title(s),
-  capitalize: (_c, s) => capitalize(s),
-  strip: (_c, s, a, k) => pyStrip(s, bind("strip", a, k, ["chars"])[0], true, true),
-  lstrip: (_c, s, a, k) => pyStrip(s, bind("lstrip", a, k, ["chars"])[0], true, false),
-  rstrip: (_c, s, a, k) => pyStrip(s, bind("rstrip", a, k, ["chars"])[0], false, true),
-  split: (_c, s, a, k) => {
-    const [sep, maxsplit] = bind("split", a, k, ["sep", "maxsplit"]);
-    return pySplit(s, sep, maxsplit);
-  },
-  splitlines: (_c, s) => s.split(/\r\n|\n|\r/).filter((l, i, all) => i < all.length - 1 || l !== ""),
-  join: (c, s, a, k) => joinTexts(c, iterableItems(c, bind("join", a, k, ["iterable"])[0]), s),
-  startswith: (_c, s, a, k) => {
-    const [prefix] = bind("startswith", a, k, ["prefix"]);
-    return Array.isArray(prefix) ? prefix.some((p) => s.startsWith(strArg("startswith", "prefix", p))) : s.startsWith(strArg("startswith", "prefix", prefix));
-  },
-  endswith: (_c, s, a, k) => {
-    const [suffix] = bind("endswith", a, k, ["suffix"]);
-    return Array.isArray(suffix) ? suffix.some((p) => s.endsWith(strArg("endswith", "suffix", p))) : s.endsWith(strArg("endswith", "suffix", suffix));
-  },
-  replace: (c, s, a, k) => {
-    const [old, repl, count] = bind("replace", a, k, ["old", "new", "count"]);
-    return pyReplace(c, s, old, repl, count);
-  },
-  count: (_c, s, a, k) => {
-    const sub = strArg("count", "sub", bind("count", a, k, ["sub"])[0]);
-    return sub === "" ? s.length + 1 : s.split(sub).length - 1;
-  },
-  find: (_c, s, a, k) => s.indexOf(strArg("find", "sub", bind("find", a, k, ["sub"])[0])),
-  isdigit: (_c, s) => s.length > 0 && /^\d+$/.test(s),
-  isalpha: (_c, s) => s.length > 0 && /^\p{L}+$/u.test(s),
-  format: () => {
-    throw fail("str.format is not supported: use '~' or the format filter (\"%s\" | format(x))");
-  },
-};
-
-const LIST_METHODS: Readonly<Record<string, (ctx: CallContext, l: readonly unknown[], args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>) => unknown>> = {
-  count: (c, l, a, k) => {
-    const [x] = bind("count", a, k, ["value"]);
-    return listItems(l, c.budget, c.where).filter((y) => equal(x, y, c.budget)).length;
-  },
-  index: (c, l, a, k) => {
-    const [x] = bind("index", a, k, ["value"]);
-    const i = listItems(l, c.budget, c.where).findIndex((y) => equal(x, y, c.budget));
-    if (i < 0) throw fail(`${c.where}.index(): the value is not in the list`);
-    return i;
-  },
-};
-
-const DICT_METHODS: Readonly<Record<string, (ctx: CallContext, d: object, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>) => unknown>> = {
-  items: (c, d, a, k) => (bind("items", a, k, []), dictEntries(d, c.budget, c.where).map(([key, v]) => [key, v])),
-  keys: (c, d, a, k) => (bind("keys", a, k, []), dictEntries(d, c.budget, c.where).map(([key]) => key)),
-  values: (c, d, a, k) => (bind("values", a, k, []), dictEntries(d, c.budget, c.where).map(([, v]) => v)),
-  get: (c, d, a, k) => {
-    const [key, dflt] = bind("get", a, k, ["key", "default"]);
-    const v = member(d, key, `${c.where}.${String(key)}`);
-    return v === undefined ? (dflt === undefined ? null : dflt) : v;
-  },
-};
-
-/** `obj.name(args)`: a whitelisted method of a string, list or mapping; nothing else is callable. */
-export function callMethod(ctx: CallContext, obj: unknown, name: string, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>): unknown {
-  ctx.budget.step(1 + cost(obj));
-  const k = kindOf(obj);
-  if (k === "string" && Object.hasOwn(STRING_METHODS, name)) return STRING_METHODS[name]!(ctx, obj as string, args, kwargs);
-  if (k === "list" && Object.hasOwn(LIST_METHODS, name)) return LIST_METHODS[name]!(ctx, obj as unknown[], args, kwargs);
-  if (k === "dict" && Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name]!(ctx, obj as object, args, kwargs);
-  if ((k === "undefined" || k === "none") && !ctx.strict) return undefined;
-  const known = k === "string" ? Object.keys(STRING_METHODS) : k === "list" ? Object.keys(LIST_METHODS) : k === "dict" ? Object.keys(DICT_METHODS) : [];
-  throw fail(`'${ctx.where}' is ${describeKind(obj)}: it has no method '${name}'${known.length ? ` (the template engine provides: ${known.join(", ")})` : ""}`);
-}
-
-// --- globals -------------------------------------------------------------------------------------
-
-export const GLOBAL_NAMES: ReadonlySet<string> = new Set(["range", "dict", "namespace"]);
-
-export function callGlobal(ctx: CallContext, name: string, args: readonly unknown[], kwargs: ReadonlyMap<string, unknown>): unknown {
-  ctx.budget.step();
-  switch (name) {
-    case "range": {
-      if (kwargs.size > 0) throw fail("range() takes no keyword arguments");
-      if (args.length < 1 || args.length > 3) throw fail(`range() takes 1 to 3 arguments, got ${args.length}`);
-      const ints = args.map((a, i) => intArg("range()", `argument ${i + 1}`, a));
-      const [start, stop, step] = ints.length === 1 ? [0, ints[0]!, 1] : [ints[0]!, ints[1]!, ints[2] ?? 1];
-      if (step === 0) throw fail("range() step must not be zero");
-      const length = Math.max(0, Math.ceil((stop - start) / step));
-      const max = ctx.budget.limits.maxRangeLength;
-      if (length > max) throw new TemplateFailure(`range() of ${length} items exceeds maxRangeLength (${max})`, [], { limit: "maxRangeLength" });
-      ctx.budget.step(length);
-      const out = new Array<number>(length);
-      for (let i = 0; i < length; i++) out[i] = start + i * step;
-      return out;
-    }
-    case "dict":
-      if (args.length > 0) throw fail("dict() takes keyword arguments only, as in dict(a=1)");
-      return newDict(kwargs);
-    case "namespace": {
-      if (args.length > 0) throw fail("namespace() takes keyword arguments only, as in namespace(found=false)");
-      const ns = new NamespaceValue();
-      for (const [k, v] of kwargs) ns.attrs.set(k, v);
-      return ns;
-    }
-    default:
-      throw fail(`'${name}' is not a function`);
   }
 }
