@@ -16,13 +16,22 @@
  * The backend reads the files on every fetch, so `cacheTtlSeconds` is a no-op (wrap it in
  * {@link CachingPromptBackend} to cache).
  *
- * Errors: no template for `(name, label)` (or a name that is not a safe relative path) is
- * `prompt_not_found` naming the files looked for; a missing root or an I/O failure is
- * `prompt_store_unavailable`; a malformed chat file or sidecar is `prompt_config_invalid`.
+ * Containment: every file is read at its real path, and only when that path is inside the real
+ * path of the root. A symlink (to a file, or a label directory) that resolves outside the root is
+ * refused as `prompt_not_found` — the store holds no prompt there, as with a name that is not a safe
+ * relative path — naming the file and the refusal (never its content). A symlink that stays inside
+ * the root, and a root that is itself reached through a symlink, work. Files are opened without
+ * following a final symlink and without blocking (a FIFO is refused, not waited on), and read only
+ * up to `maxFileBytes`.
+ *
+ * Errors: no template for `(name, label)` (or a name that is not a safe relative path, or a file
+ * that resolves outside the root) is `prompt_not_found` naming the files looked for; a missing root
+ * or an I/O failure is `prompt_store_unavailable`; a malformed chat file or sidecar, or a file over
+ * `maxFileBytes`, is `prompt_config_invalid`.
  */
-import { readFileSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { checkCacheTtl, type FetchOptions, type PromptBackend } from "./backend.ts";
 import { PromptConfigInvalid, PromptNotFound, PromptStoreUnavailable } from "./errors.ts";
 import { createPrompt, templateHash, type ChatSegment, type Prompt } from "./prompt.ts";
@@ -35,7 +44,23 @@ const LABEL = new RegExp(`^${SEGMENT}$`);
 export interface FilesystemPromptBackendOptions {
   readonly root: string;
   readonly name?: string;
+  /** The largest template or sidecar file read, in bytes (default 8 MiB); a larger one is `prompt_config_invalid`. */
+  readonly maxFileBytes?: number;
 }
+
+export const DEFAULT_MAX_PROMPT_FILE_BYTES = 8 * 1024 * 1024;
+
+/** Open read-only, not following a final symlink, not blocking on a FIFO (flags absent on a platform are 0). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** Is `target` (a real path) inside `root` (a real path)? */
+function inside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel !== "" && !isAbsolute(rel) && rel.split(sep)[0] !== "..";
+}
+
+/** Why a file is not read: it is outside the root, not a regular file, or too large. */
+type Refusal = { readonly kind: "outside" } | { readonly kind: "not-a-file" } | { readonly kind: "too-large"; readonly size: number };
 
 function errnoOf(e: unknown): string | undefined {
   return typeof e === "object" && e !== null ? ((e as { code?: unknown }).code as string | undefined) : undefined;
@@ -44,16 +69,21 @@ function errnoOf(e: unknown): string | undefined {
 export class FilesystemPromptBackend implements PromptBackend {
   readonly name: string;
   readonly root: string;
+  readonly maxFileBytes: number;
   readonly #unified: Readonly<Record<string, unknown>>;
 
   constructor(options: FilesystemPromptBackendOptions) {
     this.root = resolve(options.root);
     this.name = options.name ?? `filesystem:${this.root}`;
+    const max = options.maxFileBytes ?? DEFAULT_MAX_PROMPT_FILE_BYTES;
+    if (!Number.isSafeInteger(max) || max <= 0) throw new RangeError(`maxFileBytes must be a positive integer, got ${String(max)}`);
+    this.maxFileBytes = max;
     const unifiedPath = join(this.root, "prompt_configs.json");
     let text: string | undefined;
     try {
-      text = readFileSync(unifiedPath, "utf8");
+      text = this.#readSync(unifiedPath);
     } catch (e) {
+      if (isRefusal(e)) throw new PromptConfigInvalid("*", "*", unifiedPath, this.#refusalText(unifiedPath, e));
       if (errnoOf(e) !== "ENOENT" && errnoOf(e) !== "ENOTDIR") throw new PromptStoreUnavailable("*", "*", this.name, `cannot read ${unifiedPath}: ${(e as Error).message}`, { cause: e });
     }
     let unified: unknown = {};
@@ -107,11 +137,72 @@ export class FilesystemPromptBackend implements PromptBackend {
 
   async #read(path: string, name: string, label: string): Promise<string | undefined> {
     try {
-      return await readFile(path, "utf8");
+      const real = await realpath(path);
+      if (!inside(await realpath(this.root), real)) throw refusal({ kind: "outside" });
+      const handle = await open(real, OPEN_FLAGS);
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw refusal({ kind: "not-a-file" });
+        if (info.size > this.maxFileBytes) throw refusal({ kind: "too-large", size: info.size });
+        // Read at most one byte past the limit: a file that grew since the stat is still bounded.
+        const buffer = Buffer.alloc(Math.min(info.size, this.maxFileBytes) + 1);
+        let length = 0;
+        for (;;) {
+          const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+          if (bytesRead === 0) break;
+          length += bytesRead;
+          if (length === buffer.length) break;
+        }
+        if (length > this.maxFileBytes) throw refusal({ kind: "too-large", size: length });
+        return buffer.subarray(0, length).toString("utf8");
+      } finally {
+        await handle.close();
+      }
     } catch (e) {
+      if (isRefusal(e)) {
+        const text = this.#refusalText(path, e);
+        if (e.refusal.kind === "outside") throw new PromptNotFound(name, label, text);
+        if (e.refusal.kind === "too-large") throw new PromptConfigInvalid(name, label, path, text);
+        throw new PromptStoreUnavailable(name, label, this.name, text);
+      }
       const code = errnoOf(e);
       if (code === "ENOENT" || code === "ENOTDIR") return undefined;
       throw new PromptStoreUnavailable(name, label, this.name, `cannot read ${path}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /** The synchronous read for the unified sidecar at construction (same containment and bound). */
+  #readSync(path: string): string {
+    const real = realpathSync(path);
+    if (!inside(realpathSync(this.root), real)) throw refusal({ kind: "outside" });
+    const fd = openSync(real, OPEN_FLAGS);
+    try {
+      const info = fstatSync(fd);
+      if (!info.isFile()) throw refusal({ kind: "not-a-file" });
+      if (info.size > this.maxFileBytes) throw refusal({ kind: "too-large", size: info.size });
+      const buffer = Buffer.alloc(Math.min(info.size, this.maxFileBytes) + 1);
+      let length = 0;
+      for (;;) {
+        const n = readSync(fd, buffer, length, buffer.length - length, null);
+        if (n === 0) break;
+        length += n;
+        if (length === buffer.length) break;
+      }
+      if (length > this.maxFileBytes) throw refusal({ kind: "too-large", size: length });
+      return buffer.subarray(0, length).toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  #refusalText(path: string, e: RefusalError): string {
+    switch (e.refusal.kind) {
+      case "outside":
+        return `${path} resolves outside the prompt root ${this.root} (through a symlink) and is refused`;
+      case "not-a-file":
+        return `${path} is not a regular file`;
+      case "too-large":
+        return `${path} is ${e.refusal.size} bytes or more, over maxFileBytes (${this.maxFileBytes})`;
     }
   }
 
@@ -142,6 +233,18 @@ export class FilesystemPromptBackend implements PromptBackend {
       throw new PromptConfigInvalid(name, label, source, (e as Error).message, { cause: e });
     }
   }
+}
+
+class RefusalError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.kind);
+  }
+}
+function refusal(r: Refusal): RefusalError {
+  return new RefusalError(r);
+}
+function isRefusal(e: unknown): e is RefusalError {
+  return e instanceof RefusalError;
 }
 
 function versionOf(hash: string): string {

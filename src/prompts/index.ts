@@ -19,7 +19,7 @@ export { FilesystemPromptBackend, type FilesystemPromptBackendOptions } from "./
 export { StaticLabelResolver, type LabelResolver } from "./label-resolver.ts";
 export { PromptManager, type PromptManagerOptions, type ManagerFetchOptions, type ManagerGetOptions, type FallbackEvent } from "./manager.ts";
 export { renderPrompt, PLACEHOLDER_NAME, type RenderOptions, type Placeholders } from "./render.ts";
-export { renderTemplate, templateVariables, TemplateFailure } from "./template.ts";
+export { renderTemplate, templateVariables, TemplateFailure, RenderBudget, DEFAULT_TEMPLATE_LIMITS, type TemplateOptions, type TemplateLimits, type TemplateLimitName } from "./template.ts";
 export { PromptGroup } from "./group.ts";
 export { contentHash, canonicalJson } from "./hash.ts";
 export {

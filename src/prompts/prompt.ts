@@ -1,7 +1,7 @@
 /**
  * The `Prompt` record (prompt-management §3) in its two variants (§3.1): a Text prompt carries
  * `template`, a Chat prompt carries `chat_template`. Templates are strings in the project's template
- * syntax (nunjucks, Jinja2-compatible `{{ var }}`; see `template.ts`).
+ * syntax (a Jinja2 subset, `{{ var }}`, run by the interpreter in `template/`; see `template.ts`).
  */
 import { contentHash } from "./hash.ts";
 import type { SamplingConfig, TokenBudget } from "./sampling.ts";

@@ -8,7 +8,7 @@ import { PromptRenderError } from "./errors.ts";
 import type { ContentBlock, PromptMessage } from "./messages.ts";
 import { isChatPrompt, isPlaceholderSegment, type ContentBlockTemplate, type Prompt } from "./prompt.ts";
 import type { PromptResult } from "./result.ts";
-import { renderTemplate, TemplateFailure } from "./template.ts";
+import { RenderBudget, renderTemplate, TemplateFailure, type TemplateLimits } from "./template.ts";
 
 export interface RenderOptions {
   /** Strict undefined (§8). Default `true`; `false` renders an undefined value as "". */
@@ -20,6 +20,12 @@ export interface RenderOptions {
   readonly redact?: (name: string, value: unknown) => unknown;
   /** The clock for `rendered_at` (default: now). */
   readonly now?: () => Date;
+  /**
+   * Bounds on the render (steps, output characters, source size, nesting, `range()` length); the
+   * defaults are `DEFAULT_TEMPLATE_LIMITS`. One render of a prompt — all its chat segments and
+   * blocks together — draws on one step and output allowance. Exceeding one is a `prompt_render_error`.
+   */
+  readonly templateLimits?: Partial<TemplateLimits>;
 }
 
 export type Placeholders = Readonly<Record<string, ReadonlyArray<PromptMessage>>>;
@@ -38,10 +44,11 @@ export function renderPrompt(
     throw new PromptRenderError(prompt.name, prompt.version, prompt.label, recorded, description, cause === undefined ? undefined : { cause });
   };
   const strict = options.strict ?? true;
+  const budget = new RenderBudget(options.templateLimits);
   const text = (source: unknown, where: string): string => {
     if (typeof source !== "string") return fail(`${where}: the template must be a string, got ${JSON.stringify(source)}`);
     try {
-      return renderTemplate(source, variables, { strict });
+      return renderTemplate(source, variables, { strict, budget });
     } catch (e) {
       if (e instanceof TemplateFailure) return fail(`${where}: ${e.message}`, e);
       throw e;

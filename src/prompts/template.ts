@@ -1,199 +1,116 @@
 /**
- * The template engine: nunjucks (Jinja2's syntax — `{{ var }}`, filters, `{% if %}` / `{% for %}`,
- * `loop.index`, `{% set %}`, macros) with autoescaping off (prompts are not HTML) and strict undefined
- * (prompt-management §8).
+ * The template engine: a Jinja2-subset *interpreter* written for untrusted template text (prompt
+ * text comes from remote stores and shared folders). Lexer → parser → syntax tree → tree-walking
+ * evaluator, in `template/`; nothing is compiled to or evaluated as JavaScript. Jinja2's syntax —
+ * `{{ var }}`, filters, tests, `{% if %}` / `{% for %}` with `loop.*`, `{% set %}`, macros — with
+ * autoescaping off (prompts are not HTML) and strict undefined (prompt-management §8). The supported
+ * syntax, the limits and the security guarantee are listed in src/prompts/README.md ("Templates").
  *
  * Strictness is two layers, so a missing variable is always named:
  * 1. before rendering, the parsed template's free variables (every name it reads that no `for`,
- *    `set`, `macro` or import binds, minus the engine's globals such as `range` and `loop`) are
- *    checked against the supplied variables — like Jinja2's `StrictUndefined`, this also catches a
- *    name read only by `{% if %}`; a name the template tests with `is defined` / `is undefined` or
- *    passes through `| default(...)` is left to the render-time check (so
+ *    `set`, `macro` or `with` binds, minus the engine's globals `range`, `dict`, `namespace` and
+ *    `loop`) are checked against the supplied variables — like Jinja2's `StrictUndefined`, this
+ *    also catches a name read only by `{% if %}`; a name the template tests with `is defined` /
+ *    `is undefined` or passes through `| default(...)` is left to the render-time check (so
  *    `{% if x is defined %}{{ x }}{% endif %}` works, as in Jinja2);
- * 2. nunjucks' `throwOnUndefined` then rejects outputting an undefined or null value (a missing
- *    attribute `{{ user.nmae }}`, a `null` variable).
+ * 2. at render time, outputting an undefined or null value (a missing attribute `{{ user.nmae }}`,
+ *    a `null` variable) fails, naming the expression, and so does iterating over one.
  *
  * `strict: false` opts out of both (§8): an undefined value renders as the empty string.
+ *
+ * Security: values from `variables` are read as data only — own data properties of plain objects,
+ * array items, string characters — and a JS function is never called (see `template/values.ts`).
+ * Every render is bounded by {@link TemplateLimits} (steps, output, source size, nesting, range).
  */
-import nunjucks from "nunjucks";
+import { types } from "node:util";
+import { freeVariables } from "./template/analysis.ts";
+import type { Stmt } from "./template/ast.ts";
+import { Evaluator } from "./template/evaluate.ts";
+import { TemplateFailure } from "./template/failure.ts";
+import { DEFAULT_TEMPLATE_LIMITS, RenderBudget, type TemplateLimits } from "./template/limits.ts";
+import { parseTemplate } from "./template/parser.ts";
 
-const strictEnv = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
-const lenientEnv = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
+export { TemplateFailure } from "./template/failure.ts";
+export { DEFAULT_TEMPLATE_LIMITS, RenderBudget, type TemplateLimitName, type TemplateLimits } from "./template/limits.ts";
 
-/** Names every template may read without supplying them (nunjucks globals and loop helpers). */
-const BUILTIN_NAMES = new Set(["range", "cycler", "joiner", "loop", "caller", "super", "true", "false", "none", "True", "False", "None"]);
-
-/** A template that failed to parse, render, or find a variable: the message says which. */
-export class TemplateFailure extends Error {
-  override name = "TemplateFailure";
-  constructor(
-    message: string,
-    /** Variable names the template reads that were not supplied (strict mode). */
-    readonly missing: readonly string[] = [],
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
-
-/** The parser nunjucks exports at runtime but its type definitions omit. */
-interface NunjucksInternals {
-  readonly parser: { parse(source: string, extensions: unknown[], options: object): AstNode };
+export interface TemplateOptions {
+  /** Strict undefined (§8). Default `true`. */
+  readonly strict?: boolean;
+  /** Bounds for this render (defaults: {@link DEFAULT_TEMPLATE_LIMITS}). Ignored when `budget` is given. */
+  readonly limits?: Partial<TemplateLimits>;
+  /** A budget shared with other renders (a chat prompt's segments share one), carrying its limits. */
+  readonly budget?: RenderBudget;
 }
 
 interface Compiled {
-  readonly strict: nunjucks.Template;
-  readonly lenient: nunjucks.Template;
+  readonly body: readonly Stmt[];
+  readonly depth: number;
   readonly free: ReadonlySet<string>;
 }
 
+/** Parsed templates by source; bounded in entries and in total source characters. */
 const cache = new Map<string, Compiled>();
-const CACHE_LIMIT = 1024;
+const CACHE_ENTRIES = 1024;
+const CACHE_CHARACTERS = 16 * 1024 * 1024;
+let cachedCharacters = 0;
 
-function clean(message: string): string {
-  return message.replace(/^\(unknown path\)\s*/, "").replace(/\s+/g, " ").trim();
-}
-
-function compile(source: string): Compiled {
-  const hit = cache.get(source);
-  if (hit) return hit;
-  let ast: AstNode;
-  try {
-    ast = (nunjucks as unknown as NunjucksInternals).parser.parse(source, [], {});
-  } catch (e) {
-    throw new TemplateFailure(`template does not parse: ${clean(e instanceof Error ? e.message : String(e))}`, [], { cause: e });
+function compile(source: string, limits: TemplateLimits): Compiled {
+  if (source.length > limits.maxSourceLength) {
+    throw new TemplateFailure(`template does not parse: the source is ${source.length} characters, over maxSourceLength (${limits.maxSourceLength})`, [], { limit: "maxSourceLength" });
   }
-  const compiled: Compiled = {
-    strict: new nunjucks.Template(source, strictEnv, undefined, true),
-    lenient: new nunjucks.Template(source, lenientEnv, undefined, true),
-    free: freeVariables(ast),
-  };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(source, compiled);
+  let compiled = cache.get(source);
+  if (compiled === undefined) {
+    const { body, depth } = parseTemplate(source, limits.maxDepth);
+    compiled = { body, depth, free: freeVariables(body) };
+    if (source.length <= CACHE_CHARACTERS / 4) {
+      while (cache.size >= CACHE_ENTRIES || (cache.size > 0 && cachedCharacters + source.length > CACHE_CHARACTERS)) {
+        const oldest = cache.keys().next().value as string;
+        cache.delete(oldest);
+        cachedCharacters -= oldest.length;
+      }
+      cache.set(source, compiled);
+      cachedCharacters += source.length;
+    }
+  } else if (compiled.depth > limits.maxDepth) {
+    throw new TemplateFailure(`template does not parse: nested deeper than maxDepth (${limits.maxDepth})`, [], { limit: "maxDepth" });
+  }
   return compiled;
 }
 
+/** Is `name` supplied: an own property whose value (if a data property) is not `undefined`. */
+function supplied(variables: object, name: string): boolean {
+  const d = Object.getOwnPropertyDescriptor(variables, name);
+  return d !== undefined && (!("value" in d) || d.value !== undefined);
+}
+
 /** Render `source` with `variables`. Throws {@link TemplateFailure} naming what went wrong. */
-export function renderTemplate(source: string, variables: Readonly<Record<string, unknown>>, options: { strict?: boolean } = {}): string {
+export function renderTemplate(source: string, variables: Readonly<Record<string, unknown>>, options: TemplateOptions = {}): string {
   const strict = options.strict ?? true;
-  const c = compile(source);
+  const budget = options.budget ?? new RenderBudget(options.limits);
+  const c = compile(source, budget.limits);
+  if (types.isProxy(variables)) throw new TemplateFailure("the variables object is a Proxy: templates read plain data only (its traps would run)");
   if (strict) {
-    const missing = [...c.free].filter((n) => !Object.prototype.hasOwnProperty.call(variables, n) || variables[n] === undefined).sort();
+    const missing = [...c.free].filter((n) => !supplied(variables, n)).sort();
     if (missing.length > 0) {
       throw new TemplateFailure(`undefined variable${missing.length > 1 ? "s" : ""} ${missing.map((n) => `'${n}'`).join(", ")}`, missing);
     }
   }
   try {
-    return (strict ? c.strict : c.lenient).render({ ...variables });
+    return new Evaluator(budget, strict).render(c.body, variables);
   } catch (e) {
-    const msg = clean(e instanceof Error ? e.message : String(e));
-    const hint = /null or undefined/.test(msg) ? " (an attribute or value is undefined or null)" : "";
-    throw new TemplateFailure(`template failed to render: ${msg}${hint}`, [], { cause: e });
+    if (e instanceof TemplateFailure) {
+      throw new TemplateFailure(`template failed to render: ${e.message}`, e.missing, { cause: e, ...(e.limit ? { limit: e.limit } : {}) });
+    }
+    // Recursive macros over deep expressions can nest past the call stack before maxDepth counts them.
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      throw new TemplateFailure(`template failed to render: macro calls and expressions nested too deeply for the call stack (lower maxDepth)`, [], { cause: e, limit: "maxDepth" });
+    }
+    throw e;
   }
 }
 
 /** The variable names `source` reads that it does not bind itself (strict-undefined analysis). */
 export function templateVariables(source: string): string[] {
-  return [...compile(source).free].sort();
+  return [...compile(source, DEFAULT_TEMPLATE_LIMITS).free].sort();
 }
 
-// --- free-variable analysis over the nunjucks AST ------------------------------------------------
-
-interface AstNode {
-  readonly typename: string;
-  readonly fields?: readonly string[];
-  readonly value?: unknown;
-  readonly children?: readonly AstNode[];
-  readonly [field: string]: unknown;
-}
-
-function isNode(v: unknown): v is AstNode {
-  return typeof v === "object" && v !== null && typeof (v as { typename?: unknown }).typename === "string";
-}
-
-function symbolsIn(v: unknown, out: Set<string>): void {
-  if (Array.isArray(v)) for (const x of v) symbolsIn(x, out);
-  else if (isNode(v)) {
-    if (v.typename === "Symbol") out.add(String(v.value));
-    else if (v.typename === "Pair") symbolsIn(v["value"], out);
-    else for (const c of v.children ?? []) symbolsIn(c, out);
-  }
-}
-
-function freeVariables(root: AstNode): Set<string> {
-  const read = new Set<string>();
-  const bound = new Set<string>();
-  /** Names the template tests with `is defined` or defaults: their other reads are left to the runtime check. */
-  const guarded = new Set<string>();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x);
-      return;
-    }
-    if (!isNode(v)) return;
-    const n = v;
-    switch (n.typename) {
-      case "Symbol":
-        read.add(String(n.value));
-        return;
-      case "For":
-      case "AsyncEach":
-      case "AsyncAll":
-        symbolsIn(n["name"], bound);
-        visit(n["arr"]);
-        visit(n["body"]);
-        visit(n["else_"]);
-        return;
-      case "Set":
-        symbolsIn(n["targets"], bound);
-        visit(n["value"]);
-        visit(n["body"]);
-        return;
-      case "Macro":
-      case "Caller":
-        symbolsIn(n["name"], bound);
-        symbolsIn(n["args"], bound);
-        visit(n["body"]);
-        return;
-      case "Import":
-        symbolsIn(n["target"], bound);
-        return;
-      case "FromImport":
-        symbolsIn(n["names"], bound);
-        return;
-      case "Filter": {
-        const name = isNode(n["name"]) ? String(n["name"].value) : "";
-        const args = isNode(n["args"]) ? (n["args"].children ?? []) : [];
-        // `x | default(...)` tolerates an undefined x, as in Jinja2.
-        args.forEach((a, i) => {
-          if (i === 0 && (name === "default" || name === "d") && isNode(a) && a.typename === "Symbol") {
-            guarded.add(String(a.value));
-            return;
-          }
-          visit(a);
-        });
-        return;
-      }
-      case "Is": {
-        const test = isNode(n["right"]) ? String(n["right"].value ?? (n["right"]["name"] as AstNode | undefined)?.value ?? "") : "";
-        const left = n["left"];
-        if ((test === "defined" || test === "undefined") && isNode(left) && left.typename === "Symbol") {
-          guarded.add(String(left.value));
-          return;
-        }
-        visit(left);
-        return;
-      }
-      case "Pair":
-        visit(n["value"]);
-        return;
-      default:
-        for (const f of n.fields ?? []) visit(n[f]);
-        if (n.children && !(n.fields ?? []).includes("children")) visit(n.children);
-    }
-  };
-  visit(root);
-  for (const b of [...bound, ...guarded]) read.delete(b);
-  for (const b of BUILTIN_NAMES) read.delete(b);
-  return read;
-}
