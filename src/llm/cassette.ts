@@ -28,7 +28,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { FetchFn } from "./http-provider.ts";
-import { AUTH_HEADERS, REDACTED, Scrubber, credentialsOf, redactAuthParams } from "./secrets.ts";
+import { AUTH_HEADERS, MIN_CREDENTIAL_LENGTH, REDACTED, Scrubber, credentialsOf, redactAuthParams } from "./secrets.ts";
 
 export { REDACTED } from "./secrets.ts";
 
@@ -71,8 +71,6 @@ export class CassetteMismatch extends Error {
   override name = "CassetteMismatch";
 }
 
-/** A credential taken from a request is scrubbed from free text only from this length on. */
-const MIN_DERIVED_SECRET = 8;
 
 export function loadCassette(path: string): Cassette {
   const c = JSON.parse(readFileSync(path, "utf8")) as Cassette;
@@ -146,7 +144,7 @@ export function cassetteFetch(cassette: Cassette | undefined, options: CassetteO
   const secrets = (options.secrets ?? []).filter((s) => typeof s === "string" && s.length > 0);
   /** The scrubber for one request: the configured secrets plus the credentials the request carries. */
   const scrubberFor = (url: string, headers: Readonly<Record<string, string>>): Scrubber =>
-    new Scrubber([...secrets, ...credentialsOf(url, headers).filter((c) => c.length >= MIN_DERIVED_SECRET)]);
+    new Scrubber([...secrets, ...credentialsOf(url, headers).filter((c) => c.length >= MIN_CREDENTIAL_LENGTH)]);
 
   const find = (method: string, rawUrl: string, rawBody: string | undefined, headers: Readonly<Record<string, string>>): number => {
     const scrubber = scrubberFor(rawUrl, headers);

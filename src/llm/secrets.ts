@@ -10,6 +10,14 @@
 
 export const REDACTED = "[redacted]";
 
+/**
+ * A credential taken from a request or an endpoint is scrubbed from free text only from this
+ * length on: a shorter one ("k", "sk-test") is a placeholder, and replacing it everywhere would
+ * mangle the text ("max_to[redacted]ens"). Auth headers and auth query values are redacted whole
+ * at any length.
+ */
+export const MIN_CREDENTIAL_LENGTH = 8;
+
 /** Headers whose value is a credential (compared lower-case). */
 export const AUTH_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
