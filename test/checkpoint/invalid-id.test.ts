@@ -7,6 +7,7 @@
  */
 import { expect } from "chai";
 import {
+  BatchingCheckpointer,
   CheckpointInvalidIdError,
   InMemoryCheckpointer,
   SqliteCheckpointer,
@@ -80,7 +81,7 @@ describe("ids that are not non-empty strings: a category, at once", () => {
       it("checkpoint: resume(), invoke({ resumeInvocation }) and every Checkpointer method → checkpoint_invalid_id", async () => {
         const sqlite = new SqliteCheckpointer(":memory:");
         try {
-          for (const cp of [new InMemoryCheckpointer(), sqlite] as Checkpointer[]) {
+          for (const cp of [new InMemoryCheckpointer(), sqlite, new BatchingCheckpointer(new InMemoryCheckpointer(), { flushEvery: 10 })] as Checkpointer[]) {
             const g = withCheckpointer(graph, cp);
             const record = { invocationId: "x", correlationId: "c", state: {}, completedPositions: [], parentStates: [], schemaVersion: "", lastSavedAt: 1 };
             for (const call of [
@@ -88,6 +89,7 @@ describe("ids that are not non-empty strings: a category, at once", () => {
               () => g.invoke({}, { resumeInvocation: id as string }),
               () => cp.load(id as string),
               () => cp.save(id as string, record),
+              () => cp.save(id as string, record, { trigger: "fan_out_instance_completed", scope: "fan_out_internal", namespace: ["f"] }), // buffered by BatchingCheckpointer
               () => cp.delete(id as string),
             ]) {
               expectCategory(await rejection(call), "checkpoint_invalid_id", CheckpointInvalidIdError, mentions);
