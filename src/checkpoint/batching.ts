@@ -14,7 +14,7 @@
  *
  * Default (without this wrapper) is no batching: every save is durable when it returns.
  */
-import { compareAndSave, type Checkpointer, type CheckpointFilter, type CheckpointSummary, type SaveContext } from "./checkpointer.ts";
+import { checkInvocationId, compareAndSave, type Checkpointer, type CheckpointFilter, type CheckpointSummary, type SaveContext } from "./checkpointer.ts";
 import type { CheckpointRecord } from "./record.ts";
 
 /** Options of {@link BatchingCheckpointer}. */
@@ -44,6 +44,7 @@ export class BatchingCheckpointer implements Checkpointer {
   }
 
   async save(invocationId: string, record: CheckpointRecord, context?: SaveContext): Promise<void> {
+    checkInvocationId(invocationId); // before buffering: a bad id must not wait for the flush to fail
     if (context?.scope === "fan_out_internal") {
       const p = this.#pending.get(invocationId);
       const count = (p?.count ?? 0) + 1;
@@ -60,11 +61,13 @@ export class BatchingCheckpointer implements Checkpointer {
 
   /** Flush `invocationId`'s buffered record, then compare-and-set on the wrapped backend. */
   async compareAndSave(invocationId: string, expected: number | null, record: CheckpointRecord): Promise<boolean> {
+    checkInvocationId(invocationId);
     await this.flush(invocationId);
     return compareAndSave(this.inner, invocationId, expected, record);
   }
 
   async load(invocationId: string): Promise<CheckpointRecord | undefined> {
+    checkInvocationId(invocationId);
     return this.#pending.get(invocationId)?.record ?? this.inner.load(invocationId);
   }
 
@@ -73,6 +76,7 @@ export class BatchingCheckpointer implements Checkpointer {
   }
 
   async delete(invocationId: string): Promise<void> {
+    checkInvocationId(invocationId);
     this.#pending.delete(invocationId);
     return this.inner.delete(invocationId);
   }

@@ -22,6 +22,7 @@
  * resume-once then holds only when resumes do not race.
  */
 import type { CheckpointRecord } from "./record.ts";
+import { CheckpointInvalidIdError } from "./errors.ts";
 
 /** What triggered a save (passed to `save` as a hint; backends may ignore it). */
 export interface SaveContext {
@@ -142,9 +143,9 @@ export function matchesFilter(s: CheckpointSummary, filter: CheckpointFilter | u
   return true;
 }
 
-/** @internal validate an invocation id argument. */
-export function checkInvocationId(id: unknown): asserts id is string {
-  if (typeof id !== "string" || id.length === 0) throw new TypeError("invocationId must be a non-empty string");
+/** @internal validate an invocation id argument: `checkpoint_invalid_id` unless a non-empty string. */
+export function checkInvocationId(id: unknown, what = "invocationId"): asserts id is string {
+  if (typeof id !== "string" || id.length === 0) throw new CheckpointInvalidIdError(id, what);
 }
 
 /** @internal validate `limit`. */

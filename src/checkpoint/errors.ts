@@ -21,6 +21,8 @@
  * |---|---|
  * | `checkpoint_already_resumed` | resume: another resume already claimed the record (a compare-and-set on its `lastSavedAt`); the run is not started a second time — resume the claimant's invocation instead |
  * | `checkpoint_store_corrupt` | a checkpoint store's file is not a database, is corrupt, or holds a foreign table of the same name (SQLite `SQLITE_NOTADB` / `SQLITE_CORRUPT`), from the constructor or any operation |
+ * | `checkpoint_store_unavailable` | a checkpoint store's file cannot be opened or written: a directory, a missing folder, no permission, read-only, disk full, an I/O error (SQLite `SQLITE_CANTOPEN` / `SQLITE_FULL` / `SQLITE_READONLY` / `SQLITE_IOERR` / `SQLITE_PERM`), from the constructor or any operation |
+ * | `checkpoint_invalid_id` | an invocation id argument (of a `Checkpointer` method, `resume`, `resumeInvocation`) is not a non-empty string; raised before any store is touched |
  */
 import { GraphRuntimeError, type ErrorLocation, messageOf } from "../graph/index.ts";
 
@@ -42,6 +44,10 @@ declare module "../graph/errors.ts" {
     checkpoint_already_resumed: true;
     /** Project: the checkpoint store's file is not a usable database. */
     checkpoint_store_corrupt: true;
+    /** Project: the checkpoint store's file cannot be opened or written (a directory, no permission, disk full). */
+    checkpoint_store_unavailable: true;
+    /** Project: an invocation id argument is not a non-empty string. */
+    checkpoint_invalid_id: true;
   }
 }
 
@@ -54,7 +60,9 @@ export type CheckpointErrorCategory =
   | "checkpoint_state_migration_failed"
   | "checkpoint_state_migration_chain_ambiguous"
   | "checkpoint_already_resumed"
-  | "checkpoint_store_corrupt";
+  | "checkpoint_store_corrupt"
+  | "checkpoint_store_unavailable"
+  | "checkpoint_invalid_id";
 
 /** Base class of the §10.10 errors. Never transient. */
 export abstract class CheckpointError extends GraphRuntimeError {
@@ -212,6 +220,52 @@ export class CheckpointStoreCorruptError extends CheckpointError {
     );
     this.file = file;
     this.table = table;
+  }
+}
+
+/**
+ * Project category `checkpoint_store_unavailable`: the store's `file` cannot be opened or written —
+ * a directory, a path whose folder does not exist, no permission, a read-only file, a full disk, an
+ * I/O error. `cause` is the driver's error. The message names the file and what to do.
+ */
+export class CheckpointStoreUnavailableError extends CheckpointError {
+  override name = "CheckpointStoreUnavailableError";
+  readonly category = "checkpoint_store_unavailable" as const;
+  /** The database file. */
+  readonly file: string;
+  /** The checkpoint table. */
+  readonly table: string;
+  constructor(file: string, table: string, during: string, detail: string, cause?: unknown) {
+    super(`checkpoint store file "${file}" (table "${table}") cannot be used while ${during}: ${detail}`, {}, cause !== undefined ? { cause } : undefined);
+    this.file = file;
+    this.table = table;
+  }
+}
+
+/** A value passed where an id belongs, for a message: `42 (a number)`, `null`, `"" (an empty string)`. */
+export function describeArgument(v: unknown): string {
+  if (v === null) return "null";
+  if (v === undefined) return "undefined";
+  if (typeof v === "string") return v === "" ? '"" (an empty string)' : JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "function") return "a function";
+  return `${String(v)} (a ${typeof v})`;
+}
+
+/**
+ * Project category `checkpoint_invalid_id`: an invocation id argument is not a non-empty string (a
+ * number, `null`, an object, `""`). Raised at the call, before any store is touched; pass the
+ * string id the run was started or suspended with.
+ */
+export class CheckpointInvalidIdError extends CheckpointError {
+  override name = "CheckpointInvalidIdError";
+  readonly category = "checkpoint_invalid_id" as const;
+  /** What was passed, described (the value itself may not be printable). */
+  readonly received: string;
+  constructor(received: unknown, what = "invocationId") {
+    super(`${what} must be a non-empty string, got ${describeArgument(received)}`);
+    this.received = describeArgument(received);
   }
 }
 

@@ -56,6 +56,8 @@ export {
   CheckpointStateMigrationChainAmbiguousError,
   CheckpointAlreadyResumedError,
   CheckpointStoreCorruptError,
+  CheckpointStoreUnavailableError,
+  CheckpointInvalidIdError,
   isCheckpointError,
   findCheckpointError,
 } from "./errors.ts";

@@ -26,7 +26,9 @@
  *   resume claims its record with (`checkpoint_already_resumed` for the loser).
  * - **A corrupt or foreign file** (not a database, damaged, or a table of this name with other
  *   columns) raises `checkpoint_store_corrupt` naming the file — from the constructor or from the
- *   operation that hits it.
+ *   operation that hits it. **A file that cannot be opened or written** (a directory, a missing
+ *   folder, no permission, read-only, a full disk, an I/O error) raises `checkpoint_store_unavailable`
+ *   naming the file and what to do, the same way.
  * - Paused-invocation records (§10.15) belong in a different table: give each record type its own
  *   `table` name in the same file.
  * - **Saves cost what changed, not the whole record.** Between two saves of one run little
@@ -41,8 +43,8 @@
  */
 import Database from "better-sqlite3";
 import { checkInvocationId, listQuery, summaryOfRow, type Checkpointer, type CheckpointFilter, type CheckpointSummary, type SummaryRow } from "./checkpointer.ts";
-import { configureConnection, fileOf, isUnusableFileError, missingColumn, columnsOf } from "../sqlite/file.ts";
-import { CheckpointRecordInvalidError, CheckpointStoreCorruptError } from "./errors.ts";
+import { configureConnection, fileOf, isUnusableFileError, missingColumn, columnsOf, unavailableFileProblem } from "../sqlite/file.ts";
+import { CheckpointRecordInvalidError, CheckpointStoreCorruptError, CheckpointStoreUnavailableError } from "./errors.ts";
 import { recordHeaderToDoc, type CheckpointRecord } from "./record.ts";
 import { deserializeRecord, encodeValue, type RecordEncoding } from "./serialization.ts";
 import { assembleRecord, SqliteRecordParts } from "./sqlite-parts.ts";
@@ -110,7 +112,7 @@ export class SqliteCheckpointer implements Checkpointer {
     try {
       db = typeof database === "string" ? new Database(database) : database;
     } catch (e) {
-      throw isUnusableFileError(e) ? new CheckpointStoreCorruptError(String(database), table, "opening it", `${e.message} (${e.code})`, e) : e;
+      throw storeError(e, String(database), table, "opening it");
     }
     this.database = db;
     try {
@@ -189,9 +191,9 @@ export class SqliteCheckpointer implements Checkpointer {
     }
   }
 
-  /** `e`, or — when SQLite says the file is not a usable database — `checkpoint_store_corrupt` naming it. */
+  /** `e`, or — when SQLite says the file is not a usable database, or cannot be opened or written — the category naming it. */
   #unusable(e: unknown, during: string): unknown {
-    return isUnusableFileError(e) ? new CheckpointStoreCorruptError(fileOf(this.database), this.table, during, `${e.message} (${e.code})`, e) : e;
+    return storeError(e, fileOf(this.database), this.table, during);
   }
 
   async save(invocationId: string, record: CheckpointRecord): Promise<void> {
@@ -294,4 +296,14 @@ export class SqliteCheckpointer implements Checkpointer {
   close(): void {
     if (this.#owned && this.database.open) this.database.close();
   }
+}
+
+/**
+ * `e` as the store's category when SQLite says the file is unusable: `checkpoint_store_corrupt` (not
+ * a database, damaged) or `checkpoint_store_unavailable` (cannot be opened or written); else `e`.
+ */
+function storeError(e: unknown, file: string, table: string, during: string): unknown {
+  if (isUnusableFileError(e)) return new CheckpointStoreCorruptError(file, table, during, `${e.message} (${e.code})`, e);
+  const problem = unavailableFileProblem(e, file);
+  return problem === undefined ? e : new CheckpointStoreUnavailableError(file, table, during, problem, e);
 }

@@ -12,11 +12,13 @@ import { join } from "node:path";
 import { PACKAGE_ROOT } from "../conformance/package-root.ts";
 import { loadConformance } from "../conformance/setup.ts";
 import { discoverFixtures, resolveRoots } from "../conformance/discovery.ts";
-import { fixtureErrorResult, prepareFixture, runCaseToResult, caseTitle, type CaseResult } from "../conformance/run.ts";
+import { fixtureErrorResult, prepareFixtureWith, runCaseToResult, caseTitle, type CaseResult } from "../conformance/run.ts";
 import { formatCategories, formatDeprecations, formatSummary, writeJsonReport } from "../conformance/report.ts";
 import { STRICT_VOCABULARY_ENV, strictVocabularyFromEnv } from "../conformance/deprecation.ts";
 import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
+import { DEFAULT_MAX_FIXTURE_BYTES } from "../conformance/errors.ts";
 import { Progress } from "./progress.ts";
+import { escapeForTerminal } from "./terminal.ts";
 import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
 import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
@@ -26,7 +28,7 @@ usage: openarmature chat [--session ID] [--database FILE] [--provider NAME] [--m
 usage: openarmature serve [--port N] [--host H] [--token T] [--database FILE] [--provider NAME] ...   (see openarmature serve --help)`;
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
-                           [--strict-vocabulary]
+                           [--strict-vocabulary] [--max-fixture-bytes N]
 
   --spec DIR         a fixture root holding <capability>/conformance/*.yaml (repeatable);
                      default: $OA_SPEC_ROOTS (':'-separated), else the project's own spec/
@@ -35,6 +37,9 @@ const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]..
   --json FILE        write one record per case to FILE
   --max-failures N   print at most N failure details (default 40; the table always prints)
   --quiet            no per-failure details
+  --max-fixture-bytes N
+                     a fixture file larger than N bytes fails with fixture_too_large before it is
+                     read, and the run goes on with the others (default ${DEFAULT_MAX_FIXTURE_BYTES}, 4 MiB)
   --strict-vocabulary
                      refuse the retired 0.109 vocabulary the legacy bundle checks through its
                      replacement (otel_spans, parent_trace, contains_exactly_n_events_of_type,
@@ -72,6 +77,7 @@ export async function main(argv: string[]): Promise<number> {
         "max-failures": { type: "string", default: "40" },
         quiet: { type: "boolean", default: false },
         "strict-vocabulary": { type: "boolean", default: false },
+        "max-fixture-bytes": { type: "string", default: String(DEFAULT_MAX_FIXTURE_BYTES) },
         help: { type: "boolean", default: false },
       },
       strict: true,
@@ -85,11 +91,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   let maxFailures: number;
+  let maxFixtureBytes: number;
   let grep: RegExp | undefined;
   let roots: string[];
   let fixtures;
   try {
     maxFailures = parseCount("--max-failures", args["max-failures"]);
+    maxFixtureBytes = parseCount("--max-fixture-bytes", args["max-fixture-bytes"]);
     if (args.json !== undefined) checkWritable("--json", args.json);
     try {
       grep = args.grep !== undefined ? new RegExp(args.grep) : undefined;
@@ -109,14 +117,14 @@ export async function main(argv: string[]): Promise<number> {
     );
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`openarmature conform: ${err.message}\n(see openarmature conform --help)\n`);
+    process.stderr.write(`openarmature conform: ${escapeForTerminal(err.message, { multiline: true })}\n(see openarmature conform --help)\n`);
     return 2;
   }
   const strictVocabulary = args["strict-vocabulary"] || strictVocabularyFromEnv();
   const registry = await loadConformance();
-  const prepared = fixtures.map(prepareFixture);
+  const prepared = fixtures.map((f) => prepareFixtureWith(f, { maxFixtureBytes }));
   const total = prepared.reduce((n, p) => n + Math.max(1, p.cases.length), 0);
-  process.stdout.write(`openarmature conform: ${fixtures.length} fixtures, ${total} cases from ${roots.join(", ")}\n`);
+  process.stdout.write(`openarmature conform: ${fixtures.length} fixtures, ${total} cases from ${escapeForTerminal(roots.join(", "))}\n`);
 
   const progress = new Progress(total, process.stderr);
   const results: CaseResult[] = [];
@@ -126,7 +134,9 @@ export async function main(argv: string[]): Promise<number> {
     progress.tick(r);
     if (r.status === "failed" && !args.quiet && shown < maxFailures) {
       shown++;
-      progress.log(`✗ ${caseTitle(r.fixture, r.case)}\n    ${(r.message ?? "").trimEnd().split("\n").slice(0, 12).join("\n    ")}\n`);
+      // The title stays on one line; the message keeps its lines. Progress.log escapes the rest.
+      const title = escapeForTerminal(caseTitle(r.fixture, r.case));
+      progress.log(`✗ ${title}\n    ${(r.message ?? "").trimEnd().split("\n").slice(0, 12).join("\n    ")}\n`);
     }
   };
   for (const p of prepared) {
@@ -139,10 +149,12 @@ export async function main(argv: string[]): Promise<number> {
   progress.done();
   const failed = results.filter((r) => r.status === "failed").length;
   if (failed > shown && !args.quiet) process.stdout.write(`(${failed - shown} more failures not shown; see --json or --max-failures)\n`);
-  process.stdout.write(`\n${formatSummary(results)}\n`);
-  if (failed > 0) process.stdout.write(`\nfailures by category:\n${formatCategories(results)}\n`);
+  // Capability names (folder names), categories and key paths come from the fixtures: escaped too.
+  const block = (text: string): string => escapeForTerminal(text, { multiline: true });
+  process.stdout.write(`\n${block(formatSummary(results))}\n`);
+  if (failed > 0) process.stdout.write(`\nfailures by category:\n${block(formatCategories(results))}\n`);
   const deprecated = formatDeprecations(results);
-  if (deprecated !== "") process.stdout.write(`\n${deprecated}\n`);
+  if (deprecated !== "") process.stdout.write(`\n${block(deprecated)}\n`);
   if (args.json !== undefined) {
     try {
       writeJsonReport(args.json, results, strictVocabulary);

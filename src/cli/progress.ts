@@ -1,5 +1,9 @@
-/** A one-line progress bar on a terminal; plain output elsewhere (CI logs stay readable). */
+/**
+ * A one-line progress bar on a terminal; plain output elsewhere (CI logs stay readable). What
+ * `log()` prints is escaped (`terminal.ts`): only the bar's own drawing writes control sequences.
+ */
 import type { CaseResult } from "../conformance/run.ts";
+import { escapeForTerminal } from "./terminal.ts";
 
 export class Progress {
   private n = 0;
@@ -18,10 +22,10 @@ export class Progress {
     if (this.tty) this.draw();
   }
 
-  /** Print a line above the bar. */
+  /** Print a line (or a block of lines) above the bar, control characters escaped. */
   log(text: string): void {
     if (this.tty) this.out.write("\r\x1b[K");
-    process.stdout.write(text);
+    process.stdout.write(escapeForTerminal(text, { multiline: true }));
     if (this.tty) this.draw();
   }
 

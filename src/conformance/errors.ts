@@ -1,9 +1,10 @@
 /**
  * Conformance-adapter §9 error categories, as typed errors.
  *
- * Every failure the adapter raises carries a category (one of the four §9 defines, or
- * `assertion_failed`, the project's category for a written assertion that did not hold)
- * and the location in the fixture it came from. They fail the case's test with that
+ * Every failure the adapter raises carries a category (one of the four §9 defines, or one of
+ * the project's: `assertion_failed` for a written assertion that did not hold, `fixture_too_large`
+ * for a fixture file over the size limit — §9 lets an adapter add its own) and the location in
+ * the fixture it came from. They fail the case's test with that
  * category; none of them is ever turned into a skip.
  */
 
@@ -18,13 +19,14 @@ export interface FixtureLocation {
   readonly path: ReadonlyArray<string | number>;
 }
 
-/** The categories §9 defines, plus the project's own `assertion_failed`. */
+/** The categories §9 defines, plus the project's own `assertion_failed` and `fixture_too_large`. */
 export type AdapterErrorCategory =
   | "fixture_directive_unknown"
   | "fixture_schema_invalid"
   | "fixture_version_unsupported"
   | "harness_primitive_missing"
-  | "assertion_failed";
+  | "assertion_failed"
+  | "fixture_too_large";
 
 /** `a.b[2].c` for a key path. */
 export function formatPath(path: ReadonlyArray<string | number>): string {
@@ -116,6 +118,26 @@ export class FixtureSchemaInvalid extends ConformanceError {
     this.name = "FixtureSchemaInvalid";
   }
 }
+
+/**
+ * Project category `fixture_too_large`: the fixture file is larger than the limit
+ * (`--max-fixture-bytes`, {@link DEFAULT_MAX_FIXTURE_BYTES} by default). Checked before the file
+ * is read, so a huge file fails in milliseconds instead of exhausting the heap in the YAML parser
+ * (which needs about 100 MB of heap and a second per MB of YAML).
+ */
+export class FixtureTooLarge extends ConformanceError {
+  constructor(readonly bytes: number, readonly maxBytes: number, location: FixtureLocation) {
+    super(
+      "fixture_too_large",
+      `the fixture file is ${bytes} bytes, over the ${maxBytes}-byte limit; split it, or raise the limit with --max-fixture-bytes`,
+      location,
+    );
+    this.name = "FixtureTooLarge";
+  }
+}
+
+/** The default per-fixture size limit: 4 MiB, a hundred times the largest upstream fixture (41 KB). */
+export const DEFAULT_MAX_FIXTURE_BYTES = 4 * 1024 * 1024;
 
 /** §9 / §4.4: the fixture declares a conformance_version above the adapter's. */
 export class FixtureVersionUnsupported extends ConformanceError {

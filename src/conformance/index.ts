@@ -7,7 +7,7 @@ export { InvocationPlan } from "./invocation-plan.ts";
 export { loadConformance } from "./setup.ts";
 export { loadBundle, loadProjectBundles } from "./bundles.ts";
 export { discoverFixtures, resolveRoots, type DiscoveredFixture, type DiscoveryFilter } from "./discovery.ts";
-export { prepareFixture, runCaseToResult, caseTitle, fixtureErrorResult, type CaseResult, type CaseStatus, type RunOptions } from "./run.ts";
+export { prepareFixture, prepareFixtureWith, runCaseToResult, caseTitle, fixtureErrorResult, type CaseResult, type CaseStatus, type RunOptions, type PrepareOptions } from "./run.ts";
 export { formatSummary, summarize, writeJsonReport, type JsonReport, formatDeprecations, summarizeDeprecations, type DeprecationSummary } from "./report.ts";
 export { strictVocabularyFromEnv, STRICT_VOCABULARY_ENV, type DeprecationUse, type Retirement } from "./deprecation.ts";
 export {
@@ -17,6 +17,8 @@ export {
   FixtureDirectiveUnknown,
   FixtureSchemaInvalid,
   FixtureVersionUnsupported,
+  FixtureTooLarge,
+  DEFAULT_MAX_FIXTURE_BYTES,
   HarnessPrimitiveMissing,
   type AdapterErrorCategory,
   type FixtureLocation,

@@ -3,7 +3,7 @@
  * record per case (a fixture that fails before its cases are known gives one record, case null).
  * Used by both `openarmature conform` and the mocha entry.
  */
-import { CapabilitySkip, ConformanceError } from "./errors.ts";
+import { CapabilitySkip, ConformanceError, DEFAULT_MAX_FIXTURE_BYTES } from "./errors.ts";
 import type { DiscoveredFixture } from "./discovery.ts";
 import { normalizeFixture, isMapping, type CaseSpec } from "./fixture-model.ts";
 import { runCase, type RunCaseOptions } from "./interpreter.ts";
@@ -42,9 +42,20 @@ export interface PreparedFixture {
   readonly error: Error | null;
 }
 
+export interface PrepareOptions {
+  /** A fixture file larger than this fails with `fixture_too_large` before it is read (default 4 MiB). */
+  readonly maxFixtureBytes?: number;
+}
+
+/** Load one fixture under the default limits; never throws (see {@link prepareFixtureWith}). */
 export function prepareFixture(fixture: DiscoveredFixture): PreparedFixture {
+  return prepareFixtureWith(fixture, {});
+}
+
+/** Load one fixture; never throws: a fixture that cannot be loaded carries its error. */
+export function prepareFixtureWith(fixture: DiscoveredFixture, options: PrepareOptions): PreparedFixture {
   try {
-    const source = FixtureSource.read(fixture.absPath, fixture.displayPath);
+    const source = FixtureSource.read(fixture.absPath, fixture.displayPath, options.maxFixtureBytes ?? DEFAULT_MAX_FIXTURE_BYTES);
     if (isMapping(source.data)) checkConformanceVersion(source.data.conformance_version, source.locate(["conformance_version"]));
     const cases = normalizeFixture({ source, capability: fixture.capability, id: fixture.id });
     return { fixture, cases, error: null };

@@ -3,9 +3,9 @@
  * lossless, order-preserving parsing). Values are plain JS data; `locate(path)` maps a key path
  * back to its line and column for error messages.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Document, isMap, isNode, isPair, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode } from "yaml";
-import { FixtureSchemaInvalid, type FixtureLocation } from "./errors.ts";
+import { DEFAULT_MAX_FIXTURE_BYTES, FixtureSchemaInvalid, FixtureTooLarge, type FixtureLocation } from "./errors.ts";
 
 /** Aliases a fixture may expand; more is an alias bomb and rejected. */
 const MAX_ALIAS_COUNT = 100;
@@ -43,14 +43,27 @@ export class FixtureSource {
     return new FixtureSource(file, text, doc, lines, data);
   }
 
-  static read(absPath: string, reportAs: string = absPath): FixtureSource {
-    let text: string;
+  /**
+   * Read and parse `absPath`. A file over `maxBytes` is `fixture_too_large`, decided from its size
+   * before anything is read (and the read stops at `maxBytes + 1` bytes, should it grow meanwhile).
+   */
+  static read(absPath: string, reportAs: string = absPath, maxBytes: number = DEFAULT_MAX_FIXTURE_BYTES): FixtureSource {
+    const at = { file: reportAs, path: [] };
+    let bytes: Buffer;
+    let fd: number | undefined;
     try {
-      text = readFileSync(absPath, "utf8");
+      fd = openSync(absPath, "r");
+      const size = fstatSync(fd).size;
+      if (size > maxBytes) throw new FixtureTooLarge(size, maxBytes, at);
+      bytes = readAtMost(fd, maxBytes + 1);
     } catch (err) {
-      throw new FixtureSchemaInvalid(`cannot read fixture: ${(err as Error).message}`, { file: reportAs, path: [] }, { cause: err });
+      if (err instanceof FixtureTooLarge) throw err;
+      throw new FixtureSchemaInvalid(`cannot read fixture: ${(err as Error).message}`, at, { cause: err });
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
-    return FixtureSource.parse(reportAs, text);
+    if (bytes.length > maxBytes) throw new FixtureTooLarge(bytes.length, maxBytes, at);
+    return FixtureSource.parse(reportAs, bytes.toString("utf8"));
   }
 
   /** The location of the value at `path` (or of its deepest existing ancestor). */
@@ -79,6 +92,20 @@ export class FixtureSource {
   get headerComment(): string {
     return this.doc.commentBefore ?? "";
   }
+}
+
+/** Up to `limit` bytes of the open file `fd`, from its start. */
+function readAtMost(fd: number, limit: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < limit) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limit - total));
+    const n = readSync(fd, chunk, 0, chunk.length, total);
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
 }
 
 function keyOf(key: unknown): string {

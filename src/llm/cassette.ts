@@ -12,10 +12,15 @@
  * ```
  *
  * Response bodies are stored as the chunks the server sent — UTF-8 text, or base64 for bytes that
- * are not valid UTF-8 — so SSE chunk boundaries survive. Secrets never reach a cassette: auth
- * headers are replaced by `[redacted]` and every configured secret string is scrubbed from the
- * URL, headers and body before writing (response chunks are scrubbed one by one: a secret the server
- * split across two chunks would survive, so keep keys out of what a server echoes).
+ * are not valid UTF-8 — so SSE chunk boundaries survive. Secrets never reach a cassette (`secrets.ts`):
+ * auth headers (`authorization`, `x-api-key`, `x-goog-api-key`, `cookie`, `set-cookie`, ...) of the
+ * request and the response are replaced by `[redacted]`, as is the value of a `key=` / `api_key=` /
+ * `access_token=` query parameter; then the credentials the request carried there (the header value,
+ * the token after `Bearer `, ...) and every configured secret are scrubbed from every recorded
+ * string — URL, request and response headers, request body and response chunks (scanned as one
+ * byte sequence, so a secret the server split across two chunks is caught) — as-is, percent-encoded
+ * and JSON-escaped. A credential taken from the request is scrubbed from free text only from 8
+ * characters on (a shorter test key would mangle the recording); configured `secrets` at any length.
  *
  * Modes: `playback` (default; no network), `record` (the real `fetch`, e.g. with a key from the
  * environment, then `save()`), `auto` (play back what matches, record the rest). `strict` makes
@@ -23,6 +28,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { FetchFn } from "./http-provider.ts";
+import { AUTH_HEADERS, MIN_CREDENTIAL_LENGTH, REDACTED, Scrubber, credentialsOf, redactAuthParams } from "./secrets.ts";
+
+export { REDACTED } from "./secrets.ts";
 
 export type CassetteChunk = { readonly utf8: string } | { readonly base64: string };
 
@@ -48,7 +56,10 @@ export interface CassetteOptions {
   readonly strict?: boolean;
   /** The real `fetch` for `record` / `auto` (default: the global one). */
   readonly fetch?: FetchFn;
-  /** Strings scrubbed from everything recorded (API keys); auth headers are always redacted. */
+  /**
+   * Strings scrubbed from everything recorded (API keys, tokens a server may echo); auth headers,
+   * auth query parameters and the credentials they carry are always redacted.
+   */
   readonly secrets?: ReadonlyArray<string>;
   readonly interceptors?: ReadonlyArray<CassetteInterceptor>;
   /** The provenance written into a recorded cassette. */
@@ -60,8 +71,6 @@ export class CassetteMismatch extends Error {
   override name = "CassetteMismatch";
 }
 
-export const REDACTED = "[redacted]";
-const AUTH_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key", "proxy-authorization", "cookie"]);
 
 export function loadCassette(path: string): Cassette {
   const c = JSON.parse(readFileSync(path, "utf8")) as Cassette;
@@ -105,6 +114,13 @@ function headersOf(init: RequestInit["headers"] | Headers): Record<string, strin
   return out;
 }
 
+/** `headers` with auth headers redacted and secrets scrubbed from the other values. */
+function scrubHeaders(headers: Readonly<Record<string, string>>, scrubber: Scrubber): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k] = AUTH_HEADERS.has(k.toLowerCase()) ? REDACTED : scrubber.text(v);
+  return out;
+}
+
 function replay(i: CassetteInteraction, signal: AbortSignal | null | undefined): globalThis.Response {
   const chunks = i.response.chunks.map(chunkBytes);
   const body = new ReadableStream<Uint8Array>({
@@ -125,51 +141,64 @@ export function cassetteFetch(cassette: Cassette | undefined, options: CassetteO
   const stored = [...(cassette?.interactions ?? [])];
   const used = new Set<number>();
   const recorded: CassetteInteraction[] = [];
-  const secrets = (options.secrets ?? []).filter((s) => s.length > 0);
-  const scrub = (s: string): string => secrets.reduce((acc, secret) => acc.split(secret).join(REDACTED), s);
+  const secrets = (options.secrets ?? []).filter((s) => typeof s === "string" && s.length > 0);
+  /** The scrubber for one request: the configured secrets plus the credentials the request carries. */
+  const scrubberFor = (url: string, headers: Readonly<Record<string, string>>): Scrubber =>
+    new Scrubber([...secrets, ...credentialsOf(url, headers).filter((c) => c.length >= MIN_CREDENTIAL_LENGTH)]);
 
-  const find = (method: string, url: string, body: string | undefined): number => {
+  const find = (method: string, rawUrl: string, rawBody: string | undefined, headers: Readonly<Record<string, string>>): number => {
+    const scrubber = scrubberFor(rawUrl, headers);
+    const url = scrubber.text(redactAuthParams(rawUrl));
+    const body = rawBody === undefined ? undefined : scrubber.text(rawBody);
     if (options.strict) {
       const next = stored.findIndex((_, k) => !used.has(k));
       const i = stored[next];
-      if (!i) throw new CassetteMismatch(`no interaction left for ${method} ${scrub(url)}`);
-      if (i.request.method !== method || i.request.url !== scrub(url) || (i.request.body ?? undefined) !== (body === undefined ? undefined : scrub(body))) {
-        throw new CassetteMismatch(`request ${used.size} differs from the cassette: got ${method} ${scrub(url)}, expected ${i.request.method} ${i.request.url} (or a different body)`);
+      if (!i) throw new CassetteMismatch(`no interaction left for ${method} ${url}`);
+      if (i.request.method !== method || i.request.url !== url || (i.request.body ?? undefined) !== body) {
+        throw new CassetteMismatch(`request ${used.size} differs from the cassette: got ${method} ${url}, expected ${i.request.method} ${i.request.url} (or a different body)`);
       }
       return next;
     }
-    return stored.findIndex((i, k) => !used.has(k) && i.request.method === method && i.request.url === scrub(url));
+    return stored.findIndex((i, k) => !used.has(k) && i.request.method === method && i.request.url === url);
   };
 
   const record = async (url: string, init: RequestInit): Promise<globalThis.Response> => {
     const real = options.fetch ?? (globalThis.fetch as FetchFn);
     const res = await real(url, init);
-    const chunks: CassetteChunk[] = [];
+    const raw: Uint8Array[] = [];
     const reader = res.body?.getReader();
     for (;;) {
       const r = reader ? await reader.read() : { done: true as const, value: undefined };
       if (r.done) break;
-      chunks.push(toChunk(r.value));
+      raw.push(r.value);
     }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headersOf(init.headers))) headers[k] = AUTH_HEADERS.has(k) ? REDACTED : scrub(v);
+    const requestHeaders = headersOf(init.headers);
+    const scrubber = scrubberFor(url, requestHeaders);
+    const responseHeaders = headersOf(res.headers);
     const interaction: CassetteInteraction = {
-      request: { method: init.method ?? "GET", url: scrub(url), headers, ...(typeof init.body === "string" ? { body: scrub(init.body) } : {}) },
-      response: { status: res.status, headers: headersOf(res.headers), chunks: chunks.map((c) => ("utf8" in c ? { utf8: scrub(c.utf8) } : c)) },
+      request: {
+        method: init.method ?? "GET",
+        url: scrubber.text(redactAuthParams(url)),
+        headers: scrubHeaders(requestHeaders, scrubber),
+        ...(typeof init.body === "string" ? { body: scrubber.text(init.body) } : {}),
+      },
+      response: { status: res.status, headers: scrubHeaders(responseHeaders, scrubber), chunks: scrubber.chunks(raw).map(toChunk) },
     };
     recorded.push(interaction);
-    // The caller gets the bytes as received; only the stored copy is scrubbed.
-    return replay({ ...interaction, response: { ...interaction.response, chunks } }, init.signal);
+    // The caller gets the bytes and headers as received; only the stored copy is scrubbed.
+    return replay({ ...interaction, response: { status: res.status, headers: responseHeaders, chunks: raw.map(toChunk) } }, init.signal);
   };
 
   const fetchFn = (async (url: string, init: RequestInit) => {
     init.signal?.throwIfAborted();
     if (mode === "record") return record(url, init);
     const method = init.method ?? "GET";
-    const k = find(method, url, typeof init.body === "string" ? init.body : undefined);
+    const headers = headersOf(init.headers);
+    const k = find(method, url, typeof init.body === "string" ? init.body : undefined, headers);
     if (k < 0) {
       if (mode === "auto") return record(url, init);
-      throw new CassetteMismatch(`the cassette has no interaction for ${method} ${scrub(url)}`);
+      const scrubber = scrubberFor(url, headers);
+      throw new CassetteMismatch(`the cassette has no interaction for ${method} ${scrubber.text(redactAuthParams(url))}`);
     }
     used.add(k);
     let interaction = stored[k]!;

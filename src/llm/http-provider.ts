@@ -5,14 +5,15 @@
  * SSE with `eventsource-parser`, and applies structured output (§5, §7).
  */
 import { createParser } from "eventsource-parser";
-import { LlmProviderError, StructuredOutputInvalid, invalidRequest } from "./errors.ts";
+import { LlmProviderError, StructuredOutputInvalid, invalidRequest, redactError } from "./errors.ts";
 import type { Endpoint, PreparedCall, WireMapping, WireRequest } from "./mapping.ts";
 import { hasImageBlock, textOf, validateMessages, type Message } from "./messages.ts";
 import type { CompleteOptions, Provider, ReadyOptions, StreamEvent } from "./provider.ts";
 import type { Response } from "./response.ts";
 import { withCallRetry } from "./retry.ts";
 import { LlmCallObservation } from "./call-events.ts";
-import { parseBody, readText, scrubKey, send, type FetchFn } from "./transport.ts";
+import { endpointScrubber, parseBody, readText, send, type FetchFn } from "./transport.ts";
+import type { Scrubber } from "./secrets.ts";
 import { validateConfig } from "./config.ts";
 import { parseStructured } from "./structured-output.ts";
 import { validateResponseSchema, validateToolChoice, validateTools } from "./tools.ts";
@@ -60,6 +61,8 @@ export class HttpProvider implements Provider {
   readonly capabilities: Required<ProviderCapabilities>;
   readonly #mapping: WireMapping;
   readonly #fetch: FetchFn | undefined;
+  /** The endpoint's credentials, replaced in every error this provider raises. */
+  readonly #scrubber: Scrubber;
 
   constructor(options: HttpProviderOptions) {
     if (typeof options.model !== "string" || options.model.length === 0) throw new TypeError(`provider '${options.name}': model must be a non-empty string`);
@@ -75,6 +78,7 @@ export class HttpProvider implements Provider {
       ...(options.headers !== undefined ? { headers: options.headers } : {}),
     };
     this.capabilities = { streaming: options.mapping.streamsByDefault, nativeStructuredOutput: true, imageInput: true, ...options.capabilities };
+    this.#scrubber = endpointScrubber(this.endpoint);
   }
 
   get mapping(): WireMapping {
@@ -82,11 +86,15 @@ export class HttpProvider implements Provider {
   }
 
   async ready(options: ReadyOptions = {}): Promise<void> {
-    const request = this.#mapping.readyRequest(this.model, this.endpoint);
-    const res = await this.#send(request, options.signal);
-    const text = await readText(res, options.signal);
-    if (!res.ok) throw this.#httpFailure(res.status, text, res.headers);
-    this.#mapping.interpretReady(parseBody(text, res.status), this.model);
+    try {
+      const request = this.#mapping.readyRequest(this.model, this.endpoint);
+      const res = await this.#send(request, options.signal);
+      const text = await readText(res, options.signal);
+      if (!res.ok) throw this.#mapping.mapError(res.status, text, res.headers);
+      this.#mapping.interpretReady(parseBody(text, res.status), this.model);
+    } catch (e) {
+      throw redactError(e, this.#scrubber);
+    }
   }
 
   /**
@@ -188,17 +196,29 @@ export class HttpProvider implements Provider {
   }
 
   async #completeOnce(call: PreparedCall, signal: AbortSignal | undefined): Promise<Response> {
-    const request = this.#mapping.buildRequest(call, this.endpoint);
-    const res = await this.#send(request, signal);
-    const text = await readText(res, signal);
-    if (!res.ok) throw this.#httpFailure(res.status, text, res.headers);
-    return withStructuredOutput(this.#mapping.parseResponse(parseBody(text, res.status), call), call);
+    try {
+      const request = this.#mapping.buildRequest(call, this.endpoint);
+      const res = await this.#send(request, signal);
+      const text = await readText(res, signal);
+      if (!res.ok) throw this.#mapping.mapError(res.status, text, res.headers);
+      return withStructuredOutput(this.#mapping.parseResponse(parseBody(text, res.status), call), call);
+    } catch (e) {
+      throw redactError(e, this.#scrubber);
+    }
   }
 
   async *#streamOnce(call: PreparedCall, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
+    try {
+      yield* this.#streamEvents(call, signal);
+    } catch (e) {
+      throw redactError(e, this.#scrubber);
+    }
+  }
+
+  async *#streamEvents(call: PreparedCall, signal: AbortSignal | undefined): AsyncGenerator<StreamEvent> {
     const request = this.#mapping.buildRequest(call, this.endpoint);
     const res = await this.#send(request, signal);
-    if (!res.ok) throw this.#httpFailure(res.status, await readText(res, signal), res.headers);
+    if (!res.ok) throw this.#mapping.mapError(res.status, await readText(res, signal), res.headers);
     const type = res.headers.get("content-type") ?? "";
     if (!type.toLowerCase().startsWith("text/event-stream")) {
       throw new LlmProviderError("provider_invalid_response", `${this.name}: a streamed call answered with content type '${type || "(none)"}', not text/event-stream`, {
@@ -243,11 +263,6 @@ export class HttpProvider implements Provider {
     }
     for (const event of pending.splice(0)) yield event;
     yield { type: "done", response: withStructuredOutput(assembler.finish(), call) };
-  }
-
-  /** The mapping's §7 error for a non-2xx response, with the API key scrubbed from message and body. */
-  #httpFailure(status: number, text: string, headers: Headers): LlmProviderError {
-    return scrubKey(this.#mapping.mapError(status, text, headers), this.endpoint.apiKey);
   }
 
   #send(request: WireRequest, signal: AbortSignal | undefined): Promise<globalThis.Response> {

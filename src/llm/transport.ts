@@ -1,11 +1,12 @@
 /**
  * The HTTP transport every provider shares (llm-provider §5 / §7, and retrieval-provider through
  * it): one request through the injectable `fetch`, the body read as text, JSON parsing, and the
- * API key scrubbed from an error. A transport failure is `provider_unavailable`, a body that is not
+ * scrubber for the endpoint's credentials (`redactError` applies it to an error). A transport failure is `provider_unavailable`, a body that is not
  * JSON `provider_invalid_response`; an aborted `signal` rejects with its reason, never classified.
  */
 import { LlmProviderError } from "./errors.ts";
 import type { WireRequest } from "./mapping.ts";
+import { MIN_CREDENTIAL_LENGTH, Scrubber, credentialsOf } from "./secrets.ts";
 
 /** The `fetch` shape a provider calls (the global one by default; inject a fake or a cassette). */
 export type FetchFn = (input: string, init: RequestInit) => Promise<globalThis.Response>;
@@ -43,13 +44,12 @@ export function parseBody(text: string, status: number): unknown {
   }
 }
 
-/** `error` with `apiKey` scrubbed from its message and body (the same error when it carries none). */
-export function scrubKey(error: LlmProviderError, apiKey: string | undefined): LlmProviderError {
-  if (!apiKey || (!error.message.includes(apiKey) && !(error.body ?? "").includes(apiKey))) return error;
-  const scrub = (s: string): string => s.split(apiKey).join("[redacted]");
-  return new LlmProviderError(error.category, scrub(error.message), {
-    ...(error.status !== undefined ? { status: error.status } : {}),
-    body: scrub(error.body ?? ""),
-    ...(error.retry_after_seconds !== undefined ? { retry_after_seconds: error.retry_after_seconds } : {}),
-  });
+/**
+ * The scrubber for what a provider bound to `endpoint` must never show: its API key and the
+ * credentials its configured headers or base URL carry (`secrets.ts`), from
+ * {@link MIN_CREDENTIAL_LENGTH} characters on.
+ */
+export function endpointScrubber(endpoint: { readonly baseUrl: string; readonly apiKey?: string; readonly headers?: Readonly<Record<string, string>> }): Scrubber {
+  const credentials = [...(endpoint.apiKey ? [endpoint.apiKey] : []), ...credentialsOf(endpoint.baseUrl, endpoint.headers ?? {})];
+  return new Scrubber(credentials.filter((c) => c.length >= MIN_CREDENTIAL_LENGTH));
 }

@@ -2,7 +2,7 @@
  * Helpers the mappings share for §7 error mapping: reading an error body, `Retry-After`, and the
  * common status table (each mapping refines it with its own body conventions).
  */
-import { LlmProviderError, type LlmErrorCategory } from "./errors.ts";
+import { LlmProviderError, vendorTypeOfBody, type LlmErrorCategory } from "./errors.ts";
 
 /** The parsed error body, or undefined when the body is not JSON. */
 export function errorBody(text: string): Record<string, unknown> | undefined {
@@ -24,7 +24,7 @@ export function retryAfterSeconds(headers: Headers): number | undefined {
 }
 
 /**
- * A categorized error for an HTTP failure, carrying the status and the body text verbatim. The
+ * A categorized error for an HTTP failure, carrying the status and an excerpt of the body. The
  * message is the provider's own error message when the body has one (what a caller searches
  * logs for), else `<provider> answered HTTP <status>`.
  */
@@ -58,13 +58,11 @@ export function errorMessage(body: Record<string, unknown> | undefined): string 
  * (graph-engine §6 `error_type`: a vendor error code or the exception class name).
  */
 export function vendorErrorType(e: unknown): string | null {
+  if (e instanceof LlmProviderError && e.vendor_type !== undefined) return e.vendor_type;
   const body = (e as { body?: unknown } | null)?.body;
   if (typeof body === "string" && body.length > 0) {
-    const parsed = errorBody(body);
-    const err = parsed?.["error"];
-    const inner = typeof err === "object" && err !== null ? (err as Record<string, unknown>) : {};
-    const t = inner["type"] ?? inner["code"] ?? inner["status"] ?? parsed?.["error_type"];
-    if (typeof t === "string" && t !== "") return t;
+    const t = vendorTypeOfBody(body);
+    if (t !== undefined) return t;
   }
   return e instanceof Error ? e.name : null;
 }

@@ -3,8 +3,9 @@
  * through the mapping's probe, and one request's round trip — sent through the injected `fetch`,
  * a non-2xx mapped to its §7 category (API key scrubbed), the body parsed as a JSON object or array.
  */
-import type { LlmProviderError } from "../llm/errors.ts";
-import { parseBody, readText, scrubKey, send, type FetchFn } from "../llm/transport.ts";
+import { redactError, type LlmProviderError } from "../llm/errors.ts";
+import type { Scrubber } from "../llm/secrets.ts";
+import { endpointScrubber, parseBody, readText, send, type FetchFn } from "../llm/transport.ts";
 import { invalidResponse } from "./errors.ts";
 import { isRecord } from "./figures.ts";
 import type { Endpoint, WireRequest } from "./mapping.ts";
@@ -36,6 +37,8 @@ export abstract class HttpRetrievalProvider {
   readonly endpoint: Endpoint;
   readonly #wire: WireSide;
   readonly #fetch: FetchFn | undefined;
+  /** The endpoint's credentials, replaced in every error this provider raises. */
+  readonly #scrubber: Scrubber;
 
   protected constructor(options: HttpBaseOptions, wire: WireSide, kind: string) {
     if (typeof options.model !== "string" || options.model.length === 0) throw new TypeError(`${kind} provider '${options.name}': model must be a non-empty string`);
@@ -51,6 +54,12 @@ export abstract class HttpRetrievalProvider {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.headers !== undefined ? { headers: options.headers } : {}),
     };
+    this.#scrubber = endpointScrubber(this.endpoint);
+  }
+
+  /** `e` with the endpoint's credentials replaced (in place; see llm `redactError`). */
+  protected redact(e: unknown): unknown {
+    return redactError(e, this.#scrubber);
   }
 
   /** The `gen_ai.system` of the wire surface (`tei`, `jina`, `openai`, `cohere`). */
@@ -63,15 +72,19 @@ export abstract class HttpRetrievalProvider {
     const request = this.#wire.readyRequest?.(this.model, this.endpoint);
     if (request === undefined) return;
     const interpret = this.#wire.interpretReady;
-    const body = await this.roundTrip(request, options.signal, interpret !== undefined);
-    interpret?.(body, this.model);
+    try {
+      const body = await this.roundTrip(request, options.signal, interpret !== undefined);
+      interpret?.(body, this.model);
+    } catch (e) {
+      throw this.redact(e);
+    }
   }
 
   /** One request: the parsed success body (an object or an array), or the mapped §7 error. */
   protected async roundTrip(request: WireRequest, signal: AbortSignal | undefined, parse = true): Promise<RawResponse> {
     const res = await send(this.#fetch, this.name, request, signal);
     const text = await readText(res, signal);
-    if (!res.ok) throw scrubKey(this.#wire.mapError(res.status, text, res.headers), this.endpoint.apiKey);
+    if (!res.ok) throw this.redact(this.#wire.mapError(res.status, text, res.headers));
     if (!parse) return {};
     const body = parseBody(text, res.status);
     if (!isRecord(body) && !Array.isArray(body)) throw invalidResponse(this.name, "the response is neither a JSON object nor an array", body);

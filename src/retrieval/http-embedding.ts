@@ -42,7 +42,9 @@ export class HttpEmbeddingProvider extends HttpRetrievalProvider implements Embe
 
   /** §3 `embed()`; dispatches the typed embedding event of the call inside a graph node (`events.ts`). */
   embed(input: ReadonlyArray<string>, options: EmbedOptions = {}): Promise<EmbeddingResponse> {
-    return observeEmbedding(this, input, options.config, () => this.#embed(input, options));
+    return observeEmbedding(this, input, options.config, () => this.#embed(input, options).catch((e: unknown) => {
+        throw this.redact(e);
+      }));
   }
 
   async #embed(input: ReadonlyArray<string>, options: EmbedOptions): Promise<EmbeddingResponse> {

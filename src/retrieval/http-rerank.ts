@@ -31,7 +31,9 @@ export class HttpRerankProvider extends HttpRetrievalProvider implements RerankP
 
   /** §5 `rerank()`; dispatches the typed rerank event of the call inside a graph node (`events.ts`). */
   rerank(query: string, documents: ReadonlyArray<string>, options: RerankOptions = {}): Promise<RerankResponse> {
-    return observeRerank(this, query, documents, options.topK, options.config, () => this.#rerank(query, documents, options));
+    return observeRerank(this, query, documents, options.topK, options.config, () => this.#rerank(query, documents, options).catch((e: unknown) => {
+        throw this.redact(e);
+      }));
   }
 
   async #rerank(query: string, documents: ReadonlyArray<string>, options: RerankOptions): Promise<RerankResponse> {

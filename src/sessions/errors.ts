@@ -17,11 +17,18 @@
  * | `session_write_conflict` | `save(…, { expectedVersion })` found another version (§8.2) |
  * | `suspension_persistence_failed` | the session save at suspend failed: the outcome becomes errored (suspension §8.6) |
  *
- * Project category (the spec defines none for it): `session_store_corrupt` — a session store's file
- * is not a database, is corrupt, or holds a foreign table of the same name (SQLite `SQLITE_NOTADB` /
- * `SQLITE_CORRUPT`), raised by the store's constructor or operation; at invoke entry / END the
- * lifecycle carries it as the `cause` of `session_load_failed` / `session_save_failed`.
+ * Project categories (the spec defines none for these):
+ *
+ * | category | raised |
+ * |---|---|
+ * | `session_store_corrupt` | a session store's file is not a database, is corrupt, or holds a foreign table of the same name (SQLite `SQLITE_NOTADB` / `SQLITE_CORRUPT`), by the store's constructor or operation |
+ * | `session_store_unavailable` | a session store's file cannot be opened or written: a directory, a missing folder, no permission, read-only, disk full, an I/O error (SQLite `SQLITE_CANTOPEN` / `SQLITE_FULL` / `SQLITE_READONLY` / `SQLITE_IOERR` / `SQLITE_PERM`), by the store's constructor or operation |
+ * | `session_invalid_id` | a session id argument (`invoke({ sessionId })`, a store's `load` / `save` / `delete`, the bound graph's helpers) is not a non-empty string; raised before any store is touched |
+ *
+ * At invoke entry / END the lifecycle carries a store's error as the `cause` of
+ * `session_load_failed` / `session_save_failed`.
  */
+import { describeArgument } from "../checkpoint/errors.ts";
 import { GraphRuntimeError, messageOf } from "../graph/index.ts";
 import type { InvocationResult, StateRecord } from "../graph/index.ts";
 
@@ -41,6 +48,10 @@ declare module "../graph/errors.ts" {
     session_write_conflict: true;
     /** Project: the session store's file is not a usable database. */
     session_store_corrupt: true;
+    /** Project: the session store's file cannot be opened or written (a directory, no permission, disk full). */
+    session_store_unavailable: true;
+    /** Project: a session id argument is not a non-empty string. */
+    session_invalid_id: true;
   }
 }
 
@@ -69,7 +80,7 @@ export type SessionSavePoint = "completed" | "suspended" | "explicit";
 
 /** Base class of the sessions §10 errors (and of the project's `session_store_corrupt`). Never transient. */
 export abstract class SessionError extends GraphRuntimeError {
-  abstract override readonly category: SessionErrorCategory | "session_store_corrupt";
+  abstract override readonly category: SessionErrorCategory | "session_store_corrupt" | "session_store_unavailable" | "session_invalid_id";
   /** §10: no session category is retried by the engine (suspension §8.6 *Backend-level mitigation*). */
   readonly transient = false;
   /** The session the error concerns (absent for configuration-time errors). */
@@ -214,6 +225,40 @@ export class SessionStoreCorruptError extends SessionError {
     );
     this.file = file;
     this.table = table;
+  }
+}
+
+/**
+ * Project category `session_store_unavailable`: the store's `file` cannot be opened or written — a
+ * directory, a path whose folder does not exist, no permission, a read-only file, a full disk, an
+ * I/O error. `cause` is the driver's error. The message names the file and what to do.
+ */
+export class SessionStoreUnavailableError extends SessionError {
+  override name = "SessionStoreUnavailableError";
+  readonly category = "session_store_unavailable" as const;
+  /** The database file. */
+  readonly file: string;
+  /** The sessions table. */
+  readonly table: string;
+  constructor(file: string, table: string, during: string, detail: string, sessionId?: string, cause?: unknown) {
+    super(`session store file "${file}" (table "${table}") cannot be used while ${during}: ${detail}`, sessionId, cause !== undefined ? { cause } : undefined);
+    this.file = file;
+    this.table = table;
+  }
+}
+
+/**
+ * Project category `session_invalid_id`: a session id argument is not a non-empty string (a number,
+ * `null`, an object, `""`). Raised at the call, before any store is touched.
+ */
+export class SessionInvalidIdError extends SessionError {
+  override name = "SessionInvalidIdError";
+  readonly category = "session_invalid_id" as const;
+  /** What was passed, described (the value itself may not be printable). */
+  readonly received: string;
+  constructor(received: unknown, what = "sessionId") {
+    super(`${what} must be a non-empty string, got ${describeArgument(received)}`, undefined);
+    this.received = describeArgument(received);
   }
 }
 

@@ -40,6 +40,8 @@ export {
   SessionStateMigrationFailedError,
   SessionWriteConflictError,
   SessionStoreCorruptError,
+  SessionStoreUnavailableError,
+  SessionInvalidIdError,
   SuspensionPersistenceFailedError,
   isSessionError,
   SESSION_ERROR_CATEGORIES,

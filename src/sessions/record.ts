@@ -8,6 +8,7 @@
  * members are dropped). Both bundled stores share {@link encodeSessionState} /
  * {@link decodeSessionState}, so they accept and return exactly the same shapes.
  */
+import { SessionInvalidIdError } from "./errors.ts";
 
 /** A session state in its serialized, schema-independent form (sessions §7; what migrations see). */
 export type SessionStateData = Readonly<Record<string, unknown>>;
@@ -49,11 +50,9 @@ export interface SessionSaveResult {
   readonly updatedAt: Date;
 }
 
-/** Check a `session_id` (§2: a caller-supplied, non-empty string). */
+/** Check a `session_id` (§2: a caller-supplied, non-empty string): `session_invalid_id` otherwise. */
 export function checkSessionId(sessionId: unknown, what = "sessionId"): asserts sessionId is string {
-  if (typeof sessionId !== "string" || sessionId.length === 0) {
-    throw new TypeError(`${what} must be a non-empty string`);
-  }
+  if (typeof sessionId !== "string" || sessionId.length === 0) throw new SessionInvalidIdError(sessionId, what);
 }
 
 function describe(v: unknown): string {

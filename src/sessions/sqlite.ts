@@ -15,14 +15,17 @@
  *   on one file (test/checkpoint/multi-process.test.ts).
  * - **A corrupt or foreign file** (not a database, damaged, or a table of this name with other
  *   columns) raises `session_store_corrupt` naming the file — from the constructor or the operation.
+ *   **A file that cannot be opened or written** (a directory, a missing folder, no permission,
+ *   read-only, a full disk, an I/O error) raises `session_store_unavailable` naming the file and what
+ *   to do, the same way.
  * - State is stored as JSON text (JSON-native values only, as for `InMemorySessionStore`), so §7
  *   migrations see schema-independent data.
  * - §8.2: `save(…, { expectedVersion })` checks and bumps the version in one transaction.
  * - Calls are counted like `InMemorySessionStore` (`stats()` / `resetStats()`).
  */
 import Database from "better-sqlite3";
-import { configureConnection, fileOf, isUnusableFileError, missingColumn } from "../sqlite/file.ts";
-import { SessionStoreCorruptError, SessionWriteConflictError } from "./errors.ts";
+import { configureConnection, fileOf, isUnusableFileError, missingColumn, unavailableFileProblem } from "../sqlite/file.ts";
+import { SessionStoreCorruptError, SessionStoreUnavailableError, SessionWriteConflictError } from "./errors.ts";
 import {
   checkSchemaVersion,
   checkSessionId,
@@ -85,7 +88,7 @@ export class SqliteSessionStore implements SessionStore {
       try {
         this.database = new Database(target);
       } catch (e) {
-        throw isUnusableFileError(e) ? new SessionStoreCorruptError(target, table, "opening it", `${e.message} (${e.code})`, undefined, e) : e;
+        throw storeError(e, target, table, "opening it");
       }
       this.#owned = true;
     } else if (target instanceof Database) {
@@ -134,9 +137,9 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /** `e`, or — when SQLite says the file is not a usable database — `session_store_corrupt` naming it. */
+  /** `e`, or — when SQLite says the file is not a usable database, or cannot be opened or written — the category naming it. */
   #unusable(e: unknown, during: string, sessionId?: string): unknown {
-    return isUnusableFileError(e) ? new SessionStoreCorruptError(fileOf(this.database), this.table, during, `${e.message} (${e.code})`, sessionId, e) : e;
+    return storeError(e, fileOf(this.database), this.table, during, sessionId);
   }
 
   /** §5.1 */
@@ -242,4 +245,14 @@ export class SqliteSessionStore implements SessionStore {
   close(): void {
     if (this.#owned && this.database.open) this.database.close();
   }
+}
+
+/**
+ * `e` as the store's category when SQLite says the file is unusable: `session_store_corrupt` (not a
+ * database, damaged) or `session_store_unavailable` (cannot be opened or written); else `e`.
+ */
+function storeError(e: unknown, file: string, table: string, during: string, sessionId?: string): unknown {
+  if (isUnusableFileError(e)) return new SessionStoreCorruptError(file, table, during, `${e.message} (${e.code})`, sessionId, e);
+  const problem = unavailableFileProblem(e, file);
+  return problem === undefined ? e : new SessionStoreUnavailableError(file, table, during, problem, sessionId, e);
 }

@@ -4,7 +4,7 @@
  * | category | raised |
  * |---|---|
  * | `suspension_persistence_failed` | the paused-invocation record (or, §8.6, the session saved beside it) could not be written at suspend: the outcome is errored, not suspended |
- * | `suspension_record_invalid` | resume of an invocation id with no paused record in `suspended` status (completed, errored, already resumed, never existed, or the latest record is a checkpoint) |
+ * | `suspension_record_invalid` | resume of an invocation id with no paused record in `suspended` status (completed, errored, already resumed, never existed, or the latest record is a checkpoint) — or of an id that is not a non-empty string (reason `invalid_id`, before any store is touched) |
  * | `suspension_resume_payload_invalid` | the signal payload merged over the paused state does not validate against the state schema (§6) |
  * | `suspension_in_unsupported_context` | `suspend()` outside a node body of a suspendable invocation: outside any invocation, from middleware (§8.4), inside a `collect`-mode fan-out instance or parallel branch (§8.2 / §8.3) |
  *
@@ -14,6 +14,7 @@
  * carries them in a `node_exception` whose `cause` is the suspension error; the §5.8 / pipeline-utilities
  * §6.4 category rule reads the suspension category through the carrier.
  */
+import { describeArgument } from "../checkpoint/errors.ts";
 import { GraphRuntimeError, type ErrorLocation, type StateRecord, type SuspendedInvocation, type ValidationIssue, messageOf } from "../graph/index.ts";
 
 declare module "../graph/errors.ts" {
@@ -99,7 +100,8 @@ export type RecordInvalidReason =
   | "errored"
   | "not_a_paused_record"
   | "malformed"
-  | "incompatible";
+  | "incompatible"
+  | "invalid_id";
 
 /**
  * §9 `suspension_record_invalid`: resume (§7 step 2) of `invocationId` found no paused record in
@@ -107,13 +109,17 @@ export type RecordInvalidReason =
  * (already resumed — a second resume of one suspension), `completed` / `errored` (the resumed run
  * ended), `not_a_paused_record` (the latest record under the id is a checkpoint record,
  * pipeline-utilities §10.15), `malformed` (the stored record cannot be read), `incompatible` (it
- * does not fit the current graph: schema version, topology, or session).
+ * does not fit the current graph: schema version, topology, or session), `invalid_id` (the id is not
+ * a non-empty string — `42`, `null`, `{}` — so it cannot name a paused record; then
+ * `invocationId` is `undefined` and the message describes what was passed).
  */
 export class SuspensionRecordInvalidError extends SuspensionError {
   override name = "SuspensionRecordInvalidError";
   readonly category = "suspension_record_invalid" as const;
   readonly reason: RecordInvalidReason;
-  constructor(invocationId: string, reason: RecordInvalidReason, detail?: string, options?: ErrorOptions) {
+  constructor(invocationId: string, reason: RecordInvalidReason, detail?: string, options?: ErrorOptions);
+  constructor(invocationId: unknown, reason: "invalid_id", detail?: string, options?: ErrorOptions);
+  constructor(invocationId: unknown, reason: RecordInvalidReason, detail?: string, options?: ErrorOptions) {
     const why: Record<RecordInvalidReason, string> = {
       missing: "no paused-invocation record exists for it",
       resumed: "it was already resumed",
@@ -122,10 +128,12 @@ export class SuspensionRecordInvalidError extends SuspensionError {
       not_a_paused_record: "its latest record is a checkpoint record, not a paused-invocation record",
       malformed: "its paused-invocation record cannot be read",
       incompatible: "its paused-invocation record does not fit this graph",
+      invalid_id: "an invocation id is a non-empty string; pass the id the suspended outcome carried",
     };
-    super(`cannot resume invocation "${invocationId}": ${why[reason]}${detail ? ` (${detail})` : ""}`, {}, options);
+    const named = typeof invocationId === "string" && invocationId !== "" ? `"${invocationId}"` : describeArgument(invocationId);
+    super(`cannot resume invocation ${named}: ${why[reason]}${detail ? ` (${detail})` : ""}`, {}, options);
     this.reason = reason;
-    this.invocationId = invocationId;
+    this.invocationId = typeof invocationId === "string" && invocationId !== "" ? invocationId : undefined;
   }
 }
 

@@ -30,7 +30,7 @@
  * refused resume leaves the record `suspended`.
  */
 import type { Checkpointer, CheckpointRecord } from "../checkpoint/index.ts";
-import { compareAndSave } from "../checkpoint/checkpointer.ts";
+import { checkInvocationId, compareAndSave } from "../checkpoint/checkpointer.ts";
 import { SuspensionRecordInvalidError } from "./errors.ts";
 import { fromPausedDocument, isMalformedRecord, toPausedDocument, type PausedInvocationRecord, type PausedStatus } from "./record.ts";
 
@@ -97,6 +97,7 @@ export class PausedInvocationStore {
 
   /** What the backend holds for `invocationId`. */
   async recordType(invocationId: string): Promise<StoredRecordType> {
+    checkInvocationId(invocationId);
     const r = await this.checkpointer.load(invocationId);
     if (r === undefined || r === null) return "none";
     return isPausedEnvelope(r) ? "suspended" : "checkpoint";
@@ -105,9 +106,11 @@ export class PausedInvocationStore {
   /**
    * The paused record of `invocationId`, or `undefined` when the backend holds none (or holds a
    * checkpoint record). A stored envelope that cannot be read is `suspension_record_invalid`
-   * (`malformed`); a failing backend `load` propagates.
+   * (`malformed`); a failing backend `load` propagates; an id that is not a non-empty string is
+   * `checkpoint_invalid_id` (as the backend's own methods raise it).
    */
   async load(invocationId: string): Promise<PausedInvocationRecord | undefined> {
+    checkInvocationId(invocationId);
     const r = await this.checkpointer.load(invocationId);
     if (!isPausedEnvelope(r)) return undefined;
     try {
@@ -120,9 +123,11 @@ export class PausedInvocationStore {
 
   /**
    * §7 step 1–2: the record to resume — present and `suspended` — else `suspension_record_invalid`
-   * with the reason (`missing`, `not_a_paused_record`, `resumed`, `completed`, `errored`).
+   * with the reason (`missing`, `not_a_paused_record`, `resumed`, `completed`, `errored`;
+   * `invalid_id` for an id that is not a non-empty string, before the backend is asked).
    */
   async loadForResume(invocationId: string): Promise<PausedInvocationRecord> {
+    if (typeof invocationId !== "string" || invocationId.length === 0) throw new SuspensionRecordInvalidError(invocationId as unknown, "invalid_id");
     let stored: CheckpointRecord | undefined;
     try {
       stored = await this.checkpointer.load(invocationId);
@@ -179,6 +184,7 @@ export class PausedInvocationStore {
    * when the backend holds no paused record for it (a checkpoint record there is left alone).
    */
   async delete(invocationId: string): Promise<boolean> {
+    checkInvocationId(invocationId);
     const r = await this.checkpointer.load(invocationId);
     if (!isPausedEnvelope(r)) return false;
     await this.checkpointer.delete(invocationId);

@@ -174,7 +174,7 @@ export class SuspendableGraph<S extends StateRecord = StateRecord, O extends Inv
     signalPayload: Readonly<Partial<S>> = {} as Readonly<Partial<S>>,
     options: SuspendInvokeOptions<O, S> = {} as SuspendInvokeOptions<O, S>,
   ): Promise<SuspendableResult<S, X>> {
-    if (typeof invocationId !== "string" || invocationId.length === 0) throw new TypeError("resume: invocationId must be a non-empty string");
+    if (typeof invocationId !== "string" || invocationId.length === 0) throw new SuspensionRecordInvalidError(invocationId as unknown, "invalid_id");
     // First: a refused payload must leave the paused record untouched (not loaded, not claimed).
     checkSignalPayload(this.graph.schema as unknown as StateSchema<StateRecord, unknown>, signalPayload, invocationId);
     const record = await this.store.loadForResume(invocationId);

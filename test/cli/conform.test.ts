@@ -4,7 +4,7 @@
  */
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tempDir } from "../support/temp-dir.ts";
@@ -56,6 +56,12 @@ function conform(...args: string[]): Promise<Run> {
 const TMP = tempDir("oa-cli-");
 writeFileSync(join(TMP, "file"), "");
 const REPORT = join(TMP, "report.json");
+/** A root with a passing fixture and a 200 MB one (sparse: no disk, no bytes to read). */
+const BIG_ROOT = join(TMP, "big");
+mkdirSync(join(BIG_ROOT, "graph-engine", "conformance"), { recursive: true });
+copyFileSync(`${FIXTURES}/pass/graph-engine/conformance/001-one-node.yaml`, join(BIG_ROOT, "graph-engine", "conformance", "001-one-node.yaml"));
+writeFileSync(join(BIG_ROOT, "graph-engine", "conformance", "002-huge.yaml"), "description: huge\n");
+truncateSync(join(BIG_ROOT, "graph-engine", "conformance", "002-huge.yaml"), 200 * 1024 * 1024);
 const BAD_COUNTS = ["abc", "-1", "1.5", ""];
 
 /** Every command line the tests below run; all are started in `before`, a few at a time. */
@@ -73,6 +79,10 @@ const RUNS = {
   typo: ["--spec", `${FIXTURES}/typo`],
   retired: ["--spec", `${FIXTURES}/retired`, "--json", join(TMP, "retired.json")],
   retiredStrict: ["--spec", `${FIXTURES}/retired`, "--strict-vocabulary", "--json", join(TMP, "retired-strict.json")],
+  huge: ["--spec", BIG_ROOT, "--json", join(TMP, "huge.json")],
+  tinyLimit: ["--spec", `${FIXTURES}/pass`, "--max-fixture-bytes", "10"],
+  badLimit: ["--spec", `${FIXTURES}/pass`, "--max-fixture-bytes", "8MB"],
+  control: ["--spec", `${FIXTURES}/control`],
 } as const satisfies Record<string, ReadonlyArray<string>>;
 /** The mocha conformance entry (test/conformance.test.ts) in a child process, with extra environment. */
 function mochaEntry(extra: Record<string, string>, reporter: string): Promise<Run> {
@@ -195,6 +205,42 @@ describe("openarmature conform (the CLI, as a child process)", function () {
     expect(r.code).to.equal(1);
     expect(r.stderr + r.stdout).to.contain("no directive 'final_stat' is recognized at position 'expected' (did you mean 'final_state'?)");
     expect(r.stderr + r.stdout).to.contain("also 'a_node_event_count' at position 'invariant' (did you mean 'a_node_events_count'?)");
+  });
+
+  describe("a fixture too large to load (fixture_too_large)", () => {
+    it("a 200 MB fixture fails from its size in seconds; the run goes on with the others", async () => {
+      const started = performance.now();
+      const r = await conform(...RUNS.huge);
+      expect(performance.now() - started, "the whole run, child process included").to.be.below(30_000);
+      expect(r.code, r.stderr + r.stdout).to.equal(1);
+      expect(r.stdout).to.contain("graph-engine/002-huge").and.contain("fixture_too_large: the fixture file is 209715200 bytes, over the 4194304-byte limit");
+      expect(r.stdout).to.match(/graph-engine\s+1\s+1\s+0/);
+      const report = JSON.parse(readFileSync(join(TMP, "huge.json"), "utf8")) as { results: Array<{ fixture: string; status: string; category: string | null; durationMs: number }> };
+      expect(report.results.map((x) => [x.fixture, x.status, x.category])).to.deep.equal([
+        ["graph-engine/001-one-node", "passed", null],
+        ["graph-engine/002-huge", "failed", "fixture_too_large"],
+      ]);
+    });
+
+    it("--max-fixture-bytes sets the limit; a malformed value is a usage error", async () => {
+      const tiny = await conform(...RUNS.tinyLimit);
+      expect(tiny.code).to.equal(1);
+      expect(tiny.stdout).to.contain("over the 10-byte limit; split it, or raise the limit with --max-fixture-bytes");
+      const bad = await conform(...RUNS.badLimit);
+      expect(bad.code).to.equal(2);
+      expect(bad.stderr).to.contain("--max-fixture-bytes must be a whole number >= 0, got '8MB'");
+      expect(bad.stdout).to.equal("");
+    });
+  });
+
+  it("control characters from a fixture are escaped before they reach the terminal", async () => {
+    const r = await conform(...RUNS.control);
+    expect(r.code).to.equal(1);
+    const printed = r.stdout + r.stderr;
+    // No raw C0 (other than newline), DEL, C1 or bidi control anywhere in what was printed.
+    expect(printed).to.not.match(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(printed).to.contain("evil\\x1b[2J\\rname\\x9b31m\\u202e"); // the case name, on its title line
+    expect(printed).to.contain("red\\r\\x85"); // a value the failure echoes
   });
 
   describe("retired vocabulary (the legacy bundle)", () => {

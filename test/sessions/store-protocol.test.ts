@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { SessionWriteConflictError } from "../../src/sessions/index.ts";
+import { SessionInvalidIdError, SessionWriteConflictError } from "../../src/sessions/index.ts";
 import { forEachStore, rejection, sleep } from "./helpers.ts";
 
 forEachStore("sessions §5 SessionStore protocol", (kind) => {
@@ -68,10 +68,12 @@ forEachStore("sessions §5 SessionStore protocol", (kind) => {
     expect((await store.load("ok"))!.state).to.deep.equal({ b: 1 });
   });
 
-  it("rejects an empty or non-string session id", async () => {
+  it("rejects an empty or non-string session id with session_invalid_id", async () => {
     const store = kind.make();
-    expect(await rejection(store.load(""))).to.be.instanceOf(TypeError);
-    expect(await rejection(store.save(42 as unknown as string, { state: {} }))).to.be.instanceOf(TypeError);
+    for (const e of [await rejection(store.load("")), await rejection(store.save(42 as unknown as string, { state: {} })), await rejection(store.delete(null as unknown as string))]) {
+      expect(e).to.be.instanceOf(SessionInvalidIdError);
+      expect((e as SessionInvalidIdError).category).to.equal("session_invalid_id");
+    }
   });
 
   it("§5.3 delete removes the record and is idempotent", async () => {
