@@ -103,6 +103,14 @@ export const DEFAULT_ERROR_BUCKETS: Readonly<Record<string, ErrorBucket>> = Obje
   chat_message_shape_invalid: "user_correctable",
   // The chat harness's own (not a spec category): a message sent while a turn waits for a signal.
   chat_turn_pending: "user_correctable",
+  // The stores' own input and availability categories (project categories, not the spec's): a
+  // malformed id is the caller's to correct; a store file that cannot be used ends the session's turn
+  // as a failed load or save does.
+  session_invalid_id: "user_correctable",
+  checkpoint_invalid_id: "user_correctable",
+  postgres_input_invalid: "user_correctable",
+  session_store_unavailable: "session_terminating",
+  checkpoint_store_unavailable: "session_terminating",
 });
 
 /** A refinement of the §7 split ("implementations MAY refine"): return a bucket, or `undefined` for the default. */
