@@ -1,6 +1,7 @@
 /**
- * `openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT`
- * (ADR-0052 D3): send PROMPT to a registered provider and print the reply. `--form` is a closed,
+ * `openarmature agent [--form FILE] [model options] PROMPT` (ADR-0052 D3): send PROMPT to a model
+ * and print the reply. The model is chosen by the rule `chat` and `serve` share (model-choice.ts);
+ * with no key and no flag naming a model it exits 2 instead of calling anything. `--form` is a closed,
  * fail-before-model gate: the form file (YAML, then JSON) must be a mapping of exactly `title`,
  * `fields` and `values`; every value must be declared; the declarations build `FieldSpec`s and
  * `fillForm` validates them. Any problem exits 1 before a provider is constructed. A valid form
@@ -14,23 +15,24 @@
 import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
-import { providers } from "../llm/registry.ts";
 import { textOf } from "../llm/messages.ts";
-import { scriptedConfig } from "../testing/scripted-provider.ts";
-import { Script } from "../testing/script.ts";
+import { createModel, MODEL_FLAGS_HELP, modelRuleHelp, planModel, type ModelPlan } from "./model-choice.ts";
+import { UsageError } from "./request.ts";
 import { FieldSpec } from "../work/field-spec.ts";
 import { WorkForm } from "../work/work-form.ts";
 import { fillForm } from "../work/fill.ts";
 
-export const AGENT_USAGE = `usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT
+export const AGENT_USAGE = `usage: openarmature agent [--form FILE] [model options] PROMPT
 
-  --form FILE      a YAML / JSON work form {title, fields, values}, validated before any model call
-                   (an invalid form exits 1 and no provider is constructed)
-  --provider NAME  a registered provider (default: openai; 'scripted' answers from --script)
-  --model ID       the model (default: gpt-4o-mini; scripted-test for 'scripted')
-  --script FILE    the script of the 'scripted' provider (default: $OPENARMATURE_TEST_SCRIPT)
+Send PROMPT to a model and print its reply on standard output.
 
-exit status: 0 replied, 1 an invalid form or a failed call, 2 a usage error`;
+  --form FILE          a YAML / JSON work form {title, fields, values}, validated before any model
+                       call (an invalid form exits 1 and no provider is constructed)
+${MODEL_FLAGS_HELP}
+
+${modelRuleHelp("none of these (no key, no --provider): exit 2, naming what it looked for. agent runs the offline\ndemo only when asked (--provider scripted): its output is taken as a model's answer")}
+
+exit status: 0 replied, 1 an invalid form or a failed call, 2 a usage error (including no model)`;
 
 /** A form-file problem: the CLI reports it and exits 1. */
 export class FormFileError extends Error {
@@ -129,7 +131,14 @@ export async function agentCommand(argv: string[]): Promise<number> {
   try {
     args = parseArgs({
       args: argv,
-      options: { form: { type: "string" }, provider: { type: "string", default: "openai" }, model: { type: "string" }, script: { type: "string" }, help: { type: "boolean", default: false } },
+      options: {
+        form: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        script: { type: "string" },
+        "base-url": { type: "string" },
+        help: { type: "boolean", default: false },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -146,12 +155,14 @@ export async function agentCommand(argv: string[]): Promise<number> {
     process.stderr.write(`openarmature agent: expected exactly one PROMPT argument\n${AGENT_USAGE}\n`);
     return 2;
   }
-  if (opts.script !== undefined && opts.provider !== "scripted") {
-    process.stderr.write(`openarmature agent: --script needs --provider scripted\n`);
-    return 2;
-  }
-  if (providers.lookup(opts.provider) === undefined) {
-    process.stderr.write(`openarmature agent: unknown provider '${opts.provider}' (registered: ${providers.entries().map((e) => e.name).join(", ")})\n`);
+  // The model is chosen before the form is read (a usage problem exits 2 first) and constructed
+  // only once the form passed.
+  let plan: ModelPlan;
+  try {
+    plan = planModel(opts, process.env, "refuse", "agent");
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`openarmature agent: ${e.message}\n`);
     return 2;
   }
   let prompt = positionals[0]!;
@@ -172,9 +183,7 @@ export async function agentCommand(argv: string[]): Promise<number> {
     if (block !== "") prompt = `${block}\n\n${prompt}`;
   }
   try {
-    const scripted = opts.provider === "scripted";
-    const model = opts.model ?? (scripted ? "scripted-test" : "gpt-4o-mini");
-    const provider = providers.create(opts.provider, scripted && opts.script !== undefined ? scriptedConfig(Script.fromFile(opts.script), model) : { model });
+    const { provider } = createModel(plan);
     const response = await provider.complete([{ role: "user", content: prompt }]);
     process.stdout.write(`${textOf(response.message.content)}\n`);
     return 0;

@@ -2,20 +2,16 @@
  * `openarmature chat` (a terminal chat) and `openarmature serve` (the HTTP runtime with its web
  * page), both on one {@link ChatHarness} over {@link providerChatGraph}.
  *
- * The model: `--provider NAME` (any registered provider), else the first native provider whose API
- * key is in the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`), else the
- * `scripted` provider — so the command runs on a fresh machine with no key and no network. The
- * scripted provider answers from `--script FILE` (or `$OPENARMATURE_TEST_SCRIPT`); without one,
- * each call gets a one-entry script that streams "You said: …" back (the offline demo).
+ * The model: the rule `agent` shares (model-choice.ts) — `--provider`, `--base-url`, `--script`,
+ * a provider key in the environment — and, with none of them, the scripted provider's offline demo
+ * (it streams "You said: …" back), so both commands run on a fresh machine with no key and no network.
  */
 import { createInterface } from "node:readline";
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { providers } from "../llm/registry.ts";
-import type { CompleteOptions, Provider, StreamEvent } from "../llm/provider.ts";
-import type { Message } from "../llm/messages.ts";
-import { ScriptedProvider, scriptedConfig, TEST_SCRIPT_ENV } from "../testing/scripted-provider.ts";
-import { Script } from "../testing/script.ts";
+import type { Provider } from "../llm/provider.ts";
+import { chooseProvider, MODEL_FLAGS_HELP, modelRuleHelp } from "./model-choice.ts";
+import { UsageError } from "./request.ts";
 import { InMemorySessionStore, withSessions } from "../sessions/index.ts";
 import { SqliteSessionStore } from "../sessions/sqlite.ts";
 import { SqliteCheckpointer } from "../checkpoint/sqlite.ts";
@@ -25,13 +21,10 @@ import { TOKEN_ENV, TOKEN_MIN_LENGTH } from "../harness/http/auth.ts";
 import { isLoopbackHost } from "../harness/http/host-check.ts";
 import { PausedRecordSignalCoordinator } from "../harness/signal-coordinator.ts";
 
-const MODEL_OPTIONS = `  --provider NAME      a registered provider (default: openai, anthropic or gemini when its API key
-                       is set — OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY —, else scripted)
-  --model ID           the model (defaults: gpt-4o-mini, claude-3-5-haiku-latest, gemini-2.0-flash)
-  --script FILE        the scripted provider's script (default $OPENARMATURE_TEST_SCRIPT; none: it
-                       echoes "You said: …", the offline demo)
+const MODEL_OPTIONS = `${MODEL_FLAGS_HELP}
   --system TEXT        a system prompt
   --approve-when RE    a user message matching RE waits for approval before the model answers`;
+const MODEL_RULE = modelRuleHelp("none of these (no key, no --provider): the offline demo, which streams \"You said: …\" back\n(the banner says so)");
 
 export const CHAT_USAGE = `usage: openarmature chat [--session ID] [--database FILE] [model options]
 
@@ -40,7 +33,9 @@ A terminal chat: type a message, get the reply streamed; 'approve' / 'reject' an
 
   --session ID         the conversation (default: a new one); with --database it continues a saved one
   --database FILE      keep sessions and paused turns in this SQLite file (default: in memory)
-${MODEL_OPTIONS}`;
+${MODEL_OPTIONS}
+
+${MODEL_RULE}`;
 
 export const SERVE_USAGE = `usage: openarmature serve [--port N] [--host H] [--token T] [--database FILE] [model options]
 
@@ -60,64 +55,18 @@ The HTTP harness with the web chat page at / (POST /chat/<session>/messages, SSE
   --database FILE      sessions and paused turns (SQLite; default ${DEFAULT_CHAT_DATABASE})
 ${MODEL_OPTIONS}
 
+${MODEL_RULE}
+
 exit status: 0 after SIGINT / SIGTERM, 1 the server could not start (the store, the address), 2 a
 usage error (including a non-loopback --host without a token)`;
 
-const KEYED: ReadonlyArray<{ name: string; env: string; model: string }> = [
-  { name: "openai", env: "OPENAI_API_KEY", model: "gpt-4o-mini" },
-  { name: "anthropic", env: "ANTHROPIC_API_KEY", model: "claude-3-5-haiku-latest" },
-  { name: "gemini", env: "GEMINI_API_KEY", model: "gemini-2.0-flash" },
-];
-
-class Usage extends Error {}
-
-/** The offline demo model: a scripted provider per call, its one entry streaming "You said: …" back. */
-class EchoDemo implements Provider {
-  readonly name = "scripted";
-  readonly api = "openai-chat";
-  readonly model = "scripted-echo";
-  #provider(messages: ReadonlyArray<Message>): ScriptedProvider {
-    const last = [...messages].reverse().find((m) => m.role === "user");
-    const text = typeof last?.content === "string" ? last.content : "";
-    const words = `You said: ${text}`.split(/(?<= )/);
-    return new ScriptedProvider({ model: this.model, script: [{ type: "stream", chunks: words.map((w) => ({ type: "text", content: w, is_delta: true })) }] });
-  }
-  async ready(): Promise<void> {}
-  complete(messages: ReadonlyArray<Message>, options?: CompleteOptions) {
-    return this.#provider(messages).complete(messages, options);
-  }
-  stream(messages: ReadonlyArray<Message>, options?: Omit<CompleteOptions, "stream" | "retry" | "onEvent">): AsyncIterable<StreamEvent> {
-    return this.#provider(messages).stream(messages, options);
-  }
-}
-
-export interface ModelChoice {
-  readonly provider: Provider;
-  /** One line for stderr: which model answers and why. */
-  readonly banner: string;
-}
-
-/** Pick the model (see the module comment). */
-export function chooseProvider(opts: { provider?: string; model?: string; script?: string }, env: NodeJS.ProcessEnv = process.env): ModelChoice {
-  if (opts.script !== undefined && opts.provider !== undefined && opts.provider !== "scripted") throw new Usage("--script needs the scripted provider");
-  let name = opts.provider;
-  if (name === undefined) name = opts.script !== undefined ? "scripted" : KEYED.find((k) => (env[k.env] ?? "") !== "")?.name ?? "scripted";
-  if (providers.lookup(name) === undefined) throw new Usage(`unknown provider '${name}' (registered: ${providers.entries().map((e) => e.name).join(", ")})`);
-  if (name === "scripted") {
-    const script = opts.script ?? (env[TEST_SCRIPT_ENV] || undefined);
-    if (script === undefined) return { provider: new EchoDemo(), banner: `scripted provider, offline demo (set ${KEYED.map((k) => k.env).join(", ")} or pass --provider for a real model)` };
-    const model = opts.model ?? "scripted-test";
-    return { provider: providers.create("scripted", scriptedConfig(Script.fromFile(script), model)), banner: `scripted provider, script ${script}` };
-  }
-  const model = opts.model ?? KEYED.find((k) => k.name === name)?.model;
-  if (model === undefined) throw new Usage(`--model is required for provider '${name}'`);
-  return { provider: providers.create(name, { model }), banner: `${name} (model ${model})` };
-}
+export { chooseProvider, type ModelChoice } from "./model-choice.ts";
 
 const MODEL_ARGS = {
   provider: { type: "string" },
   model: { type: "string" },
   script: { type: "string" },
+  "base-url": { type: "string" },
   system: { type: "string" },
   "approve-when": { type: "string" },
   database: { type: "string" },
@@ -131,7 +80,7 @@ function graphOf(values: { system?: string; "approve-when"?: string }, provider:
     try {
       re = new RegExp(values["approve-when"]);
     } catch (e) {
-      throw new Usage(`--approve-when: ${(e as Error).message}`);
+      throw new UsageError(`--approve-when: ${(e as Error).message}`);
     }
     approveWhen = (t) => re.test(t);
   }
@@ -141,10 +90,10 @@ function graphOf(values: { system?: string; "approve-when"?: string }, provider:
 /** The model and the chat graph of the command line; a usage problem is reported and `undefined`. */
 function modelGraph(values: Parameters<typeof chooseProvider>[0] & Parameters<typeof graphOf>[0], command: string, err: NodeJS.WritableStream) {
   try {
-    const choice = chooseProvider(values);
+    const choice = chooseProvider(values, process.env, "demo", command);
     return { choice, graph: graphOf(values, choice.provider) };
   } catch (e) {
-    if (!(e instanceof Usage)) throw e;
+    if (!(e instanceof UsageError)) throw e;
     err.write(`openarmature ${command}: ${e.message}\n`);
     return undefined;
   }

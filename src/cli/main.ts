@@ -19,13 +19,28 @@ import { ADAPTER_VERSION, PACKAGE_VERSION } from "../conformance/version.ts";
 import { DEFAULT_MAX_FIXTURE_BYTES } from "../conformance/errors.ts";
 import { Progress } from "./progress.ts";
 import { escapeForTerminal } from "./terminal.ts";
-import { directivesCommand, DIRECTIVES_USAGE } from "./directives.ts";
+import { directivesCommand } from "./directives.ts";
 import { checkCapabilities, checkSomethingFound, checkWritable, parseCount, surveyRoots, UsageError } from "./request.ts";
 
 const PROJECT_SPEC = join(PACKAGE_ROOT, "spec");
-const AGENT_SUMMARY = `usage: openarmature agent [--form FILE] [--provider NAME] [--model ID] [--script FILE] PROMPT   (see openarmature agent --help)
-usage: openarmature chat [--session ID] [--database FILE] [--provider NAME] [--model ID] ...   (see openarmature chat --help)
-usage: openarmature serve [--port N] [--host H] [--token T] [--database FILE] [--provider NAME] ...   (see openarmature serve --help)`;
+/** `openarmature --help`: the commands users want first, then the conformance tooling. */
+const OVERVIEW = `usage: openarmature <command> [options]   (openarmature <command> --help for its options)
+
+  openarmature agent [--form FILE] [model options] PROMPT
+                     send one prompt to a model, print the reply
+  openarmature chat [--session ID] [--database FILE] [model options]
+                     a terminal chat (stdin may be a pipe)
+  openarmature serve [--port N] [--host H] [--token T] [--database FILE] [model options]
+                     the HTTP harness with a web chat page
+  model options      --provider NAME, --base-url URL, --model ID, --script FILE. Without them the
+                     provider whose key is set (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY);
+                     with no key chat and serve run the offline demo, agent exits 2
+
+  openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] ...
+                     run conformance fixtures (the project's own spec/ by default)
+  openarmature directives [--home NAME]... [--inventory] [--json | --markdown]
+                     the fixture directives conform recognizes
+  openarmature --version`;
 
 const USAGE = `usage: openarmature conform [--spec DIR]... [--capability NAME]... [--grep RE] [--json FILE] [--max-failures N] [--quiet]
                            [--strict-vocabulary] [--max-fixture-bytes N]
@@ -61,9 +76,13 @@ export async function main(argv: string[]): Promise<number> {
   if (command === "agent") return (await import("./agent.ts")).agentCommand(rest);
   if (command === "chat") return (await import("./chat.ts")).chatCommand(rest);
   if (command === "serve") return (await import("./chat.ts")).serveCommand(rest);
+  if (command === "--help" || command === "-h" || command === "help") {
+    process.stdout.write(`${OVERVIEW}\n`);
+    return 0;
+  }
   if (command !== "conform") {
-    process.stderr.write(`${command === undefined || command === "--help" ? "" : `unknown command '${command}'\n`}${USAGE}\n\n${DIRECTIVES_USAGE}\n\n${AGENT_SUMMARY}\n`);
-    return command === "--help" ? 0 : 2;
+    process.stderr.write(`${command === undefined ? "" : `openarmature: unknown command '${command}'\n`}${OVERVIEW}\n`);
+    return 2;
   }
   let args;
   try {

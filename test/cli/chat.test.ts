@@ -135,6 +135,8 @@ describe("cli: openarmature chat (piped stdin, no API key)", function () {
     expect(chooseProvider({}, { ANTHROPIC_API_KEY: "k" }).banner).to.equal("anthropic (model claude-3-5-haiku-latest)");
     expect(chooseProvider({}, { OPENAI_API_KEY: "k", GEMINI_API_KEY: "g" }).provider.name).to.equal("openai");
     expect(chooseProvider({}, {}).banner).to.match(/^scripted provider, offline demo/);
-    expect(chooseProvider({ provider: "gemini", model: "m" }, {}).banner).to.equal("gemini (model m)");
+    expect(chooseProvider({ provider: "gemini", model: "m" }, { GEMINI_API_KEY: "g" }).banner).to.equal("gemini (model m)");
+    // A native provider named without its key is refused before any call (test/cli/model-flags.test.ts).
+    expect(() => chooseProvider({ provider: "gemini", model: "m" }, {})).to.throw(/--provider gemini needs GEMINI_API_KEY/);
   });
 });
