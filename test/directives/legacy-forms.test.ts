@@ -19,9 +19,10 @@ const SUBS = `subgraphs:
   fast: {state: {fields: {v: {type: int, default: 0}}}, entry: s, nodes: {s: {update_pure: {v: 1}}}, edges: [{from: s, to: END}]}
   slow: {state: {fields: {v: {type: int, default: 0}}}, entry: s, nodes: {s: {update_pure: {v: 1}}}, edges: [{from: s, to: END}]}`;
 
-const graph = (node: string, expected: string, extra = "") => `
+const STATE = "{fields: {v: {type: int, default: 0}, done: {type: bool, default: false}}}";
+const graph = (node: string, expected: string, extra = "", state = STATE) => `
 ${SUBS}
-state: {fields: {v: {type: int, default: 0}, done: {type: bool, default: false}}}
+state: ${state}
 entry: a
 nodes:
   a:
@@ -29,6 +30,30 @@ ${node}
 edges: [{from: a, to: END}]
 initial_state: {}
 ${extra}
+expected:
+${expected}
+`;
+
+const FAN_STATE = "{fields: {v: {type: int, default: 0}, done: {type: bool, default: false}, vs: {type: list<int>, reducer: append, default: []}}}";
+
+/**
+ * Branches over inner_subgraphs that declare no state: each runs against its own schema, which
+ * declares no field, so nothing it writes reaches the parent (no outputs, §11.4).
+ */
+const INNER = (expected: string) => `
+state: {fields: {v: {type: int, default: 0}, done: {type: bool, default: false}}}
+entry: a
+nodes:
+  a:
+    parallel_branches:
+      branches:
+        p: {subgraph: p}
+        q: {subgraph: q}
+inner_subgraphs:
+  p: {entry: s, nodes: {s: {update_pure: {flag: true, other: 1}}}, edges: [{from: s, to: END}]}
+  q: {entry: s, nodes: {s: {update_pure: {v: 5}}}, edges: [{from: s, to: END}]}
+edges: [{from: a, to: END}]
+initial_state: {}
 expected:
 ${expected}
 `;
@@ -107,6 +132,33 @@ const FORMS: FormCase[] = [
     replacement: "wrap_with_middleware (§5.1), or a pipeline-utilities fixture",
     // the classifier form inside the value is refused first (the value is rewritten before the key is looked up).
     strict: ["'classifier: {transient_categories}'", "write classifier: {type: category_set, categories: [...]} instead"],
+  },
+  {
+    name: "inner_subgraphs, a body without state (observability 048, 055)",
+    capability: "observability",
+    text: INNER("  final_state: {v: 0, done: false}"),
+    wrong: INNER("  final_state: {v: 5, done: false}"),
+    form: "inner_subgraphs",
+    location: /\(inner_subgraphs\)$/,
+    replacement: "subgraphs: {<name>: {state, entry, nodes, edges}}",
+  },
+  {
+    name: "fan_out.inner_subgraph (observability 029, 039, 044, 054)",
+    capability: "observability",
+    text: graph("    fan_out: {inner_subgraph: fast, count: 2, collect_field: v, target_field: vs}", "  final_state: {v: 0, done: false, vs: [1, 1]}", "", FAN_STATE),
+    wrong: graph("    fan_out: {inner_subgraph: fast, count: 2, collect_field: v, target_field: vs}", "  final_state: {v: 0, done: false, vs: [1]}", "", FAN_STATE),
+    form: "fan_out.inner_subgraph",
+    location: /\(nodes\.a\.fan_out\.inner_subgraph\)$/,
+    replacement: "fan_out: {subgraph: <name>}",
+  },
+  {
+    name: "subgraph_call: {subgraph, outputs} (observability 039)",
+    capability: "observability",
+    text: graph("    subgraph_call: {subgraph: fast, outputs: {v: v}}", "  final_state: {v: 1, done: false}"),
+    wrong: graph("    subgraph_call: {subgraph: fast, outputs: {v: v}}", "  final_state: {v: 0, done: false}"),
+    form: "subgraph_call",
+    location: /\(nodes\.a\.subgraph_call\)$/,
+    replacement: "subgraph: <name>, with inputs: / outputs: beside it",
   },
 ];
 
