@@ -1,7 +1,9 @@
 /**
  * Older composition forms the corpus still writes (issue 31 item 3), read through their current
  * form where the meaning is unambiguous: counted as deprecations, refused under
- * `--strict-vocabulary` naming the replacement (see forms.ts for the mechanism).
+ * `--strict-vocabulary` naming the replacement (see forms.ts for the mechanism). A form with no
+ * current spelling at its place (`augment_metadata` on a composite entry) is left in the value once
+ * counted, and the directive reads it (directives/general/parallel-branches.ts, fan-out.ts).
  *
  * Forms of the same family this bundle does NOT read, because their meaning is not fixed by the
  * seed or the capability specs (each stays the error the current vocabulary gives it):
@@ -121,3 +123,44 @@ export class SubgraphCall {
     if (value.outputs !== undefined) new Outputs().contribute(value.outputs as never, node, env, [...at, "outputs"]);
   }
 }
+
+const AUGMENT_RETIREMENT = never(
+  "conformance-adapter 0.120.1 §5.1 (augment_metadata is a node behavior directive) and §5.4 (a fan-out / branch entry carries no node directives)",
+  "augment_metadata: {...} on the first node of the subgraph the entry runs",
+);
+
+/**
+ * `augment_metadata: {...}` written on a parallel-branches entry (observability 030): "harness
+ * primitive equivalent to set_invocation_metadata(...) placed at the top of the branch's subgraph
+ * body" (030's comment) — set before the branch body runs, in the branch's own context.
+ */
+legacyForm({
+  at: "node",
+  key: "parallel_branches",
+  home: "general",
+  form: "parallel_branches.branches.<name>.augment_metadata",
+  retirement: AUGMENT_RETIREMENT,
+  rewrite(v) {
+    if (!isMapping(v) || !isMapping(v["branches"])) return undefined;
+    const uses: KeyPath[] = Object.entries(v["branches"])
+      .filter(([, b]) => isMapping(b) && "augment_metadata" in b)
+      .map(([name]) => ["branches", name, "augment_metadata"]);
+    return uses.length > 0 ? { value: v, uses } : undefined;
+  },
+});
+
+/**
+ * `augment_metadata: {...}` (constant entries) written on a fan-out entry: set at the top of each
+ * instance's body, in the instance's own context. (`augment_metadata_from_field` there is not read:
+ * see the file comment.)
+ */
+legacyForm({
+  at: "node",
+  key: "fan_out",
+  home: "general",
+  form: "fan_out.augment_metadata",
+  retirement: AUGMENT_RETIREMENT,
+  rewrite(v) {
+    return isMapping(v) && "augment_metadata" in v ? { value: v, uses: [["augment_metadata"]] } : undefined;
+  },
+});

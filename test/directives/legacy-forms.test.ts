@@ -58,6 +58,28 @@ expected:
 ${expected}
 `;
 
+/** Metadata augmentation written on a branch / fan-out entry; each branch or instance reads its metadata back. */
+const CAPTURE_SUBS = `subgraphs:
+  p: {state: {fields: {m: {type: dict, default: {}}}}, entry: s, nodes: {s: {capture_invocation_metadata_into: m}}, edges: [{from: s, to: END}]}
+  q: {state: {fields: {m: {type: dict, default: {}}}}, entry: s, nodes: {s: {capture_invocation_metadata_into: m}}, edges: [{from: s, to: END}]}`;
+const AUGMENTED = (node: string, expected: string) => `
+${CAPTURE_SUBS}
+state: {fields: {pm: {type: dict, default: {}}, qm: {type: dict, default: {}}, ms: {type: list<dict>, reducer: append, default: []}, after: {type: dict, default: {}}}}
+entry: a
+nodes:
+  a:
+${node}
+  b: {capture_invocation_metadata_into: after}
+edges: [{from: a, to: b}, {from: b, to: END}]
+initial_state: {}
+caller_metadata: {t: T}
+expected:
+  final_state:
+${expected}
+`;
+const BRANCHES = "    parallel_branches:\n      branches:\n        p: {subgraph: p, outputs: {pm: m}, augment_metadata: {k: p}}\n        q: {subgraph: q, outputs: {qm: m}}";
+const INSTANCES = "    fan_out: {subgraph: p, count: 2, collect_field: m, target_field: ms, augment_metadata: {k: i}}";
+
 interface FormCase {
   readonly name: string;
   readonly capability: string;
@@ -159,6 +181,24 @@ const FORMS: FormCase[] = [
     form: "subgraph_call",
     location: /\(nodes\.a\.subgraph_call\)$/,
     replacement: "subgraph: <name>, with inputs: / outputs: beside it",
+  },
+  {
+    name: "augment_metadata on a parallel-branches entry (observability 030)",
+    capability: "observability",
+    text: AUGMENTED(BRANCHES, "    pm: {t: T, k: p}\n    qm: {t: T}\n    ms: []\n    after: {t: T}"),
+    wrong: AUGMENTED(BRANCHES, "    pm: {t: T, k: p}\n    qm: {t: T, k: p}\n    ms: []\n    after: {t: T}"),
+    form: "parallel_branches.branches.<name>.augment_metadata",
+    location: /\(nodes\.a\.parallel_branches\.branches\.p\.augment_metadata\)$/,
+    replacement: "augment_metadata: {...} on the first node of the subgraph the entry runs",
+  },
+  {
+    name: "augment_metadata on a fan-out entry",
+    capability: "observability",
+    text: AUGMENTED(INSTANCES, "    pm: {}\n    qm: {}\n    ms: [{t: T, k: i}, {t: T, k: i}]\n    after: {t: T}"),
+    wrong: AUGMENTED(INSTANCES, "    pm: {}\n    qm: {}\n    ms: [{t: T, k: i}, {t: T, k: i}]\n    after: {t: T, k: i}"),
+    form: "fan_out.augment_metadata",
+    location: /\(nodes\.a\.fan_out\.augment_metadata\)$/,
+    replacement: "augment_metadata: {...} on the first node of the subgraph the entry runs",
   },
 ];
 
