@@ -193,3 +193,40 @@ export class Informative {
   readonly schema = { const: true };
   configure(): void {}
 }
+
+/**
+ * `edges: [{from: A, when: {field, equals}, to: T}, {from: A, to: E}]` (observability 011's shape):
+ * a guarded edge with one static edge from the same node as its else — §5.3's conditional edge
+ * `{from: A, condition: {if_field, equals, then: T, else: E}}`, written where the guarded edge
+ * was (the static edge is consumed). Only `equals` is read: §5.3 defines no other comparison, so a
+ * `when` with `gt:` (011) or without exactly one static else stays the schema error it is.
+ */
+function whenEdges(v: unknown): { value: unknown; uses: KeyPath[] } | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const edges = v as unknown[];
+  const uses: KeyPath[] = [];
+  const consumed = new Set<number>();
+  const out = new Map<number, unknown>();
+  edges.forEach((e, i) => {
+    if (!isMapping(e) || !("when" in e)) return;
+    const w = e["when"];
+    if (Object.keys(e).sort().join() !== "from,to,when" || !isMapping(w) || Object.keys(w).sort().join() !== "equals,field" || typeof w["field"] !== "string") return;
+    const statics = edges.flatMap((s, j) => (isMapping(s) && s["from"] === e["from"] && Object.keys(s).sort().join() === "from,to" ? [j] : []));
+    const guarded = edges.filter((s) => isMapping(s) && s["from"] === e["from"] && "when" in s).length;
+    if (statics.length !== 1 || guarded !== 1) return;
+    const j = statics[0]!;
+    consumed.add(j);
+    out.set(i, { from: e["from"], condition: { if_field: w["field"], equals: w["equals"], then: e["to"], else: (edges[j] as Mapping)["to"] } });
+    uses.push([i, "when"]);
+  });
+  if (uses.length === 0) return undefined;
+  return { value: edges.flatMap((e, i) => (consumed.has(i) ? [] : [out.get(i) ?? e])), uses };
+}
+legacyForm({
+  at: ["case", "subgraph"],
+  key: "edges",
+  home: "general",
+  form: "edges[].when with a static else edge",
+  retirement: never("conformance-adapter 0.120.1 §5.3 (a conditional edge is {from, condition: {if_field, equals, then, else}})", "{from, condition: {if_field, equals, then, else}}"),
+  rewrite: whenEdges,
+});

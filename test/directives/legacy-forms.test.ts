@@ -80,6 +80,24 @@ ${expected}
 const BRANCHES = "    parallel_branches:\n      branches:\n        p: {subgraph: p, outputs: {pm: m}, augment_metadata: {k: p}}\n        q: {subgraph: q, outputs: {qm: m}}";
 const INSTANCES = "    fan_out: {subgraph: p, count: 2, collect_field: m, target_field: ms, augment_metadata: {k: i}}";
 
+/** a → b when v equals 1, else END (the static edge from a). */
+const WHEN = (v1: boolean, expected: string) => `
+state: {fields: {v: {type: int, default: 0}}}
+entry: s
+nodes:
+  s: {update_pure: {v: ${v1 ? 1 : 2}}}
+  a: {update_pure: {}}
+  b: {update_pure: {}}
+edges:
+  - {from: s, to: a}
+  - {from: a, when: {field: v, equals: 1}, to: b}
+  - {from: a, to: END}
+  - {from: b, to: END}
+initial_state: {}
+expected:
+${expected.replace("[a, b]", "[s, a, b]")}
+`;
+
 interface FormCase {
   readonly name: string;
   readonly capability: string;
@@ -200,6 +218,15 @@ const FORMS: FormCase[] = [
     location: /\(nodes\.a\.fan_out\.augment_metadata\)$/,
     replacement: "augment_metadata: {...} on the first node of the subgraph the entry runs",
   },
+  {
+    name: "edges[].when {field, equals} with a static else edge (observability 011's shape)",
+    capability: "observability",
+    text: WHEN(true, "    execution_order: [a, b]"),
+    wrong: WHEN(false, "    execution_order: [a, b]"),
+    form: "edges[].when with a static else edge",
+    location: /\(edges\[1\]\.when\)$/,
+    replacement: "{from, condition: {if_field, equals, then, else}}",
+  },
 ];
 
 describe("legacy forms (issue 31 item 3): read through their current form, counted, refused when strict", function () {
@@ -253,6 +280,17 @@ invocations:
     expect(beside.deprecations.map((d) => d.directive)).to.include("saved_session_assertions.excludes_fields");
     const strict = await run(text, "sessions", true);
     expect(strict.category, strict.message ?? "").to.equal("fixture_directive_unknown");
+  });
+
+  it("edges[].when with a comparison §5.3 does not define (gt, observability 011) is not read", async () => {
+    const r = await run(WHEN(true, "    execution_order: [a, b]").replace("equals: 1", "gt: 0"), "observability");
+    expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
+    expect(r.message).to.contain("unknown key 'when'");
+  });
+
+  it("edges[].when without exactly one static else edge is not read", async () => {
+    const r = await run(WHEN(true, "    execution_order: [a, b]").replace("  - {from: a, to: END}\n", ""), "observability");
+    expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
   });
 
   it("a list of branches that repeats a name is not read as a mapping (left to the schema)", async () => {
