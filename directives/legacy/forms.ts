@@ -230,3 +230,19 @@ legacyForm({
   retirement: never("conformance-adapter 0.120.1 §5.3 (a conditional edge is {from, condition: {if_field, equals, then, else}})", "{from, condition: {if_field, equals, then, else}}"),
   rewrite: whenEdges,
 });
+
+/**
+ * `calls_embed.model: <id>`: the embedding sibling of §5.15's `calls_rerank.model` — the call's
+ * provider is bound to that model (harness/retrieval/case.ts). §5.15 gives `calls_embed` no
+ * `model`, so the key stays in the value once counted and the directive reads it.
+ */
+legacyForm({
+  at: "node",
+  key: "calls_embed",
+  home: "general",
+  form: "calls_embed.model",
+  retirement: never("conformance-adapter 0.120.1 §5.15 (calls_embed: {input, config?, stores_response_in}; the model is the provider construction block's)", "the embedding provider block's model (or the mock's)"),
+  rewrite(v) {
+    return isMapping(v) && "model" in v ? { value: v, uses: [["model"]] } : undefined;
+  },
+});

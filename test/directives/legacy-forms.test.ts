@@ -98,6 +98,25 @@ expected:
 ${expected.replace("[a, b]", "[s, a, b]")}
 `;
 
+/** One embedding call bound to model `bound-embed-model`; the typed event names the model `expected`. */
+const EMBED = (expected: string) => `
+state: {fields: {r: {type: record, default: null}}}
+entry: e
+nodes:
+  e: {calls_embed: {input: [q], model: bound-embed-model, stores_response_in: r}}
+edges: [{from: e, to: END}]
+initial_state: {}
+mock_embedding:
+  - status: 200
+    body: {object: list, model: text-embedding-test, data: [{object: embedding, index: 0, embedding: [0.1]}], usage: {prompt_tokens: 1, total_tokens: 1}}
+typed_observers:
+  - {name: c, kind: typed_event_collector}
+expected:
+  observers:
+    c:
+      contains_event: {event_type: EmbeddingEvent, fields: {model: ${expected}}}
+`;
+
 interface FormCase {
   readonly name: string;
   readonly capability: string;
@@ -226,6 +245,15 @@ const FORMS: FormCase[] = [
     form: "edges[].when with a static else edge",
     location: /\(edges\[1\]\.when\)$/,
     replacement: "{from, condition: {if_field, equals, then, else}}",
+  },
+  {
+    name: "calls_embed.model (read as calls_rerank.model is)",
+    capability: "observability",
+    text: EMBED("bound-embed-model"),
+    wrong: EMBED("text-embedding-test"),
+    form: "calls_embed.model",
+    location: /\(nodes\.e\.calls_embed\.model\)$/,
+    replacement: "the embedding provider block's model (or the mock's)",
   },
 ];
 
