@@ -246,3 +246,31 @@ legacyForm({
     return isMapping(v) && "model" in v ? { value: v, uses: [["model"]] } : undefined;
   },
 });
+
+/**
+ * A node's `on_other_indices: {...}` written beside its `conditional_suspend` rather than inside it
+ * (§5.1 writes `conditional_suspend: {suspend_on_item_index, descriptor, on_other_indices}`): the
+ * same directive, moved into the mapping it belongs to. Read only when the inner one is absent.
+ */
+legacyForm({
+  at: ["case", "subgraph"],
+  key: "nodes",
+  home: "general",
+  form: "on_other_indices beside conditional_suspend",
+  retirement: never("conformance-adapter 0.120.1 §5.1 (conditional_suspend: {suspend_on_item_index, descriptor, on_other_indices})", "conditional_suspend: {..., on_other_indices: {...}}"),
+  rewrite(v) {
+    if (!isMapping(v)) return undefined;
+    const uses: KeyPath[] = [];
+    const value = Object.fromEntries(
+      Object.entries(v).map(([name, body]) => {
+        if (!isMapping(body) || !("on_other_indices" in body)) return [name, body];
+        const cs = body["conditional_suspend"];
+        if (!isMapping(cs) || "on_other_indices" in cs) return [name, body];
+        uses.push([name, "on_other_indices"]);
+        const { on_other_indices, ...rest } = body;
+        return [name, { ...rest, conditional_suspend: { ...cs, on_other_indices } }];
+      }),
+    );
+    return uses.length > 0 ? { value, uses } : undefined;
+  },
+});

@@ -117,6 +117,27 @@ expected:
       contains_event: {event_type: EmbeddingEvent, fields: {model: ${expected}}}
 `;
 
+/** A fan-out whose instances never reach the suspending index: each runs on_other_indices. */
+const OTHER_INDICES = (results: string) => `
+subgraphs:
+  leaf:
+    state: {fields: {x: {type: int, default: 0}, y: {type: int, default: 0}}}
+    entry: work
+    nodes:
+      work:
+        conditional_suspend: {suspend_on_item_index: 7, descriptor: {signal_id: s}}
+        on_other_indices: {update_from_field: {y: x, multiplier: 10}}
+    edges: [{from: work, to: END}]
+state: {fields: {items: {type: list<int>, default: []}, results: {type: list<int>, reducer: append, default: []}}}
+entry: spread
+nodes:
+  spread: {fan_out: {subgraph: leaf, items_field: items, item_field: x, collect_field: y, target_field: results}}
+edges: [{from: spread, to: END}]
+initial_state: {items: [1, 2, 3]}
+expected:
+  final_state: {items: [1, 2, 3], results: ${results}}
+`;
+
 interface FormCase {
   readonly name: string;
   readonly capability: string;
@@ -254,6 +275,15 @@ const FORMS: FormCase[] = [
     form: "calls_embed.model",
     location: /\(nodes\.e\.calls_embed\.model\)$/,
     replacement: "the embedding provider block's model (or the mock's)",
+  },
+  {
+    name: "on_other_indices beside conditional_suspend",
+    capability: "suspension",
+    text: OTHER_INDICES("[10, 20, 30]"),
+    wrong: OTHER_INDICES("[0, 0, 0]"),
+    form: "on_other_indices beside conditional_suspend",
+    location: /\(subgraphs\.leaf\.nodes\.work\.on_other_indices\)$/,
+    replacement: "conditional_suspend: {..., on_other_indices: {...}}",
   },
 ];
 
