@@ -3,6 +3,16 @@
  * is unambiguous (issue 31 item 3). Every use is counted as a deprecation and `--strict-vocabulary`
  * refuses it as fixture_directive_unknown naming the replacement (src/conformance/registry.ts
  * `LegacyForm`; the interpreter applies them before a value is validated).
+ *
+ * Not read, because the form leaves part of its meaning open (each stays the error the current
+ * vocabulary gives it):
+ * - an inline `calls_llm: {model, response}` with no `messages` (observability 038): §5.1's call
+ *   issues one complete() "with the given messages", and llm-provider §5 requires `messages` to be a
+ *   "non-empty ordered sequence" ending in `user` or `tool`; which request the call sends (and so
+ *   what its span and events carry) is not written.
+ * - `edges[].when` with a comparison other than `equals` (observability 011 writes `gt: 0`): §5.3's
+ *   condition defines only `equals`.
+ * Composition forms (inner subgraphs, fan-out / branch entries) are in composition-forms.ts.
  */
 import { directive, legacyForm } from "../../src/conformance/registry.ts";
 import { NodeMiddleware } from "../pipeline-utilities/node-middleware.ts";

@@ -351,6 +351,25 @@ invocations:
     expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
   });
 
+  it("an inner_subgraphs body without state is counted as its own use (own schema, no declared field); strict refuses the key", async () => {
+    const r = await run(INNER("  final_state: {v: 0, done: false}"), "observability");
+    const uses = r.deprecations.filter((d) => d.directive === "inner_subgraphs.<name> without state").map((d) => d.location);
+    expect(uses, JSON.stringify(r.deprecations)).to.have.length(2);
+    expect(uses[0]).to.match(/\(inner_subgraphs\.p\)$/);
+  });
+
+  it("fan_out items_field without item_field is not read (pipeline-utilities §9: item_field is required with items_field)", async () => {
+    const r = await run(graph("    fan_out: {inner_subgraph: fast, items_field: xs, collect_field: v, target_field: vs}", "  final_state: {v: 0}", "", FAN_STATE), "observability");
+    expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
+    expect(r.message).to.contain("missing required key 'item_field'");
+  });
+
+  it("an inline calls_llm.response without messages is not read (the request is not written)", async () => {
+    const r = await run(graph("    calls_llm: {model: m, response: hi}", "  final_state: {v: 0, done: false}"), "observability");
+    expect(r.status).to.equal("failed");
+    expect(r.message).to.contain("response");
+  });
+
   it("a list of branches that repeats a name is not read as a mapping (left to the schema)", async () => {
     const r = await run(graph("    parallel_branches: {branches: [fast, fast]}", "  final_state: {v: 1, done: false}"), "observability");
     expect(r.category, r.message ?? "").to.equal("fixture_schema_invalid");
