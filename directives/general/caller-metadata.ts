@@ -1,6 +1,7 @@
 import { directive } from "../../src/conformance/registry.ts";
 import type { ConfigureContext } from "../../src/conformance/directive.ts";
 import { setInvocationMetadata, getInvocationMetadata } from "../../src/graph/index.ts";
+import { GraphCaseHooksSlot } from "../../harness/graph/extensions.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { perCall } from "../../harness/pipeline/facets.ts";
 import { callerMetadata, metadataSite, MetadataReads, MetadataWrites } from "../../harness/observability/metadata.ts";
@@ -9,6 +10,29 @@ import { callerMetadata, metadataSite, MetadataReads, MetadataWrites } from "../
 function augment(env: BuildEnv, node: string, entries: Record<string, unknown>): void {
   setInvocationMetadata(entries);
   perCall(env.currentCall().observation, MetadataWrites, () => []).push({ ...metadataSite(node), entries });
+}
+
+/**
+ * `set_invocation_metadata(entries)` at the top of the body of `subgraph` when the composite node
+ * `composite` runs it as one branch (`branch`) or as any fan-out instance (`branch` undefined): the
+ * legacy `augment_metadata` written on a composite's entry. It must run inside the child run's own
+ * metadata context (observability §3.4 per-async-context scoping), which only the child's nodes
+ * see, so it is a node middleware on the subgraph's entry node that fires for that lineage only.
+ * Call it before the subgraph is first built.
+ */
+export function augmentAtSubgraphTop(env: BuildEnv, composite: string, subgraph: string, branch: string | undefined, entries: Record<string, unknown>): void {
+  const decl = env.caseSpec.subgraphs.get(subgraph) ?? env.slot(GraphCaseHooksSlot).extraSubgraphs.get(subgraph);
+  const entry = decl?.body["entry"];
+  if (typeof entry !== "string") return; // no such subgraph / no entry: building it reports that
+  const key = `${subgraph}/${entry}`;
+  const hooks = env.slot(GraphCaseHooksSlot);
+  const list = hooks.nodeMiddleware.get(key) ?? [];
+  list.unshift((state, next, ctx) => {
+    const mine = ctx.namespace.at(-2) === composite && (branch !== undefined ? ctx.branchNameChain.at(-1) === branch : ctx.fanOutIndexChain.at(-1) != null);
+    if (mine) augment(env, ctx.nodeName, entries);
+    return next(state);
+  });
+  hooks.nodeMiddleware.set(key, list);
 }
 
 /**

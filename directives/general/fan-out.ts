@@ -5,6 +5,7 @@ import { categoryOf } from "../../src/pipeline/errors.ts";
 import type { StateRecord } from "../../src/graph/index.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
+import { augmentAtSubgraphTop } from "./caller-metadata.ts";
 import { fromState, FROM_STATE_SCHEMA, type FromStateValue } from "../../harness/graph/from-state.ts";
 import { pipelineCase } from "../../harness/pipeline/case-state.ts";
 import { FanOutItemFields } from "../../harness/pipeline/item-fields.ts";
@@ -74,6 +75,8 @@ export class FanOut {
         minItems: 1,
         items: { anyOf: [MIDDLEWARE_ENTRY_SCHEMA, { type: "object", minProperties: 1, maxProperties: 1, additionalProperties: { type: "object" } }] },
       },
+      // Read only through the legacy bundle (directives/legacy/composition-forms.ts), which counts each use.
+      augment_metadata: { type: "object", minProperties: 1 },
       ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
     },
     additionalProperties: false,
@@ -93,6 +96,8 @@ export class FanOut {
     }
     // Record the item field before the subgraph is built: instance mocks (flaky_by_index) read it.
     if (v.item_field !== undefined) env.slot(FanOutItemFields).set(v.subgraph, v.item_field);
+    // A legacy `augment_metadata` on the entry: at the top of each instance's body.
+    if (v.augment_metadata !== undefined) augmentAtSubgraphTop(env, node.name, v.subgraph, undefined, v.augment_metadata as Record<string, unknown>);
     const subgraph = env.subgraph(v.subgraph, [...at, "subgraph"], node.name);
     const concurrency = v.concurrent_mode === "serial" ? 1 : v.concurrency !== undefined ? fromState(v.concurrency, env, [...at, "concurrency"]) : undefined;
     const common = {

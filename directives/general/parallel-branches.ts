@@ -9,6 +9,7 @@ import { perCall } from "../../harness/pipeline/facets.ts";
 import { buildMiddleware, MIDDLEWARE_ENTRY_SCHEMA, type MiddlewareEntry } from "../../harness/pipeline/middleware-factory.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
+import { augmentAtSubgraphTop } from "./caller-metadata.ts";
 
 interface BranchValue {
   subgraph?: string;
@@ -21,7 +22,7 @@ interface BranchValue {
 }
 
 /** Branch keys the observability notes define that this adapter does not drive yet. */
-const NOT_YET = ["augment_metadata", "augment_metadata_from_outer_item"];
+const NOT_YET = ["augment_metadata_from_outer_item"];
 
 /** Per call: how many times each callable branch's body ran (for the skip / dispatch claims). */
 export const BranchCalls = new Facet<Map<string, number>>("callable branch runs");
@@ -53,9 +54,11 @@ export class ParallelBranches {
             call: { type: "object", minProperties: 1 },
             when: { type: "object", required: ["field"], additionalProperties: false, properties: { field: { type: "string" } } },
             middleware: { type: "array", minItems: 1, items: MIDDLEWARE_ENTRY_SCHEMA },
+            // Read only through the legacy bundle (directives/legacy/composition-forms.ts), which counts each use.
+            augment_metadata: { type: "object", minProperties: 1 },
             ...Object.fromEntries(NOT_YET.map((k) => [k, true])),
           },
-          not: { required: ["call", "subgraph"] },
+          not: { anyOf: [{ required: ["call", "subgraph"] }, { required: ["call", "augment_metadata"] }] },
         },
       },
       error_policy: { enum: ["fail_fast", "collect"] },
@@ -79,6 +82,10 @@ export class ParallelBranches {
               buildMiddleware(entry, { graph: env.graphName, node: `${node.name}.${name}`, scope: "node", index }, menv, [...path, "middleware", index]),
             ),
           };
+    // A legacy `augment_metadata` on an entry: at the top of that branch's subgraph body.
+    for (const [name, b] of Object.entries(v.branches)) {
+      if (b.augment_metadata !== undefined && b.call === undefined) augmentAtSubgraphTop(env, node.name, b.subgraph ?? name, name, b.augment_metadata as Record<string, unknown>);
+    }
     const branches = Object.fromEntries(
       Object.entries(v.branches).map(([name, b]) => {
         const path = [...at, "branches", name];

@@ -3,6 +3,16 @@
  * is unambiguous (issue 31 item 3). Every use is counted as a deprecation and `--strict-vocabulary`
  * refuses it as fixture_directive_unknown naming the replacement (src/conformance/registry.ts
  * `LegacyForm`; the interpreter applies them before a value is validated).
+ *
+ * Not read, because the form leaves part of its meaning open (each stays the error the current
+ * vocabulary gives it):
+ * - an inline `calls_llm: {model, response}` with no `messages` (observability 038): §5.1's call
+ *   issues one complete() "with the given messages", and llm-provider §5 requires `messages` to be a
+ *   "non-empty ordered sequence" ending in `user` or `tool`; which request the call sends (and so
+ *   what its span and events carry) is not written.
+ * - `edges[].when` with a comparison other than `equals` (observability 011 writes `gt: 0`): §5.3's
+ *   condition defines only `equals`.
+ * Composition forms (inner subgraphs, fan-out / branch entries) are in composition-forms.ts.
  */
 import { directive, legacyForm } from "../../src/conformance/registry.ts";
 import { NodeMiddleware } from "../pipeline-utilities/node-middleware.ts";
@@ -193,3 +203,84 @@ export class Informative {
   readonly schema = { const: true };
   configure(): void {}
 }
+
+/**
+ * `edges: [{from: A, when: {field, equals}, to: T}, {from: A, to: E}]` (observability 011's shape):
+ * a guarded edge with one static edge from the same node as its else — §5.3's conditional edge
+ * `{from: A, condition: {if_field, equals, then: T, else: E}}`, written where the guarded edge
+ * was (the static edge is consumed). Only `equals` is read: §5.3 defines no other comparison, so a
+ * `when` with `gt:` (011) or without exactly one static else stays the schema error it is.
+ */
+function whenEdges(v: unknown): { value: unknown; uses: KeyPath[] } | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const edges = v as unknown[];
+  const uses: KeyPath[] = [];
+  const consumed = new Set<number>();
+  const out = new Map<number, unknown>();
+  edges.forEach((e, i) => {
+    if (!isMapping(e) || !("when" in e)) return;
+    const w = e["when"];
+    if (Object.keys(e).sort().join() !== "from,to,when" || !isMapping(w) || Object.keys(w).sort().join() !== "equals,field" || typeof w["field"] !== "string") return;
+    const statics = edges.flatMap((s, j) => (isMapping(s) && s["from"] === e["from"] && Object.keys(s).sort().join() === "from,to" ? [j] : []));
+    const guarded = edges.filter((s) => isMapping(s) && s["from"] === e["from"] && "when" in s).length;
+    if (statics.length !== 1 || guarded !== 1) return;
+    const j = statics[0]!;
+    consumed.add(j);
+    out.set(i, { from: e["from"], condition: { if_field: w["field"], equals: w["equals"], then: e["to"], else: (edges[j] as Mapping)["to"] } });
+    uses.push([i, "when"]);
+  });
+  if (uses.length === 0) return undefined;
+  return { value: edges.flatMap((e, i) => (consumed.has(i) ? [] : [out.get(i) ?? e])), uses };
+}
+legacyForm({
+  at: ["case", "subgraph"],
+  key: "edges",
+  home: "general",
+  form: "edges[].when with a static else edge",
+  retirement: never("conformance-adapter 0.120.1 §5.3 (a conditional edge is {from, condition: {if_field, equals, then, else}})", "{from, condition: {if_field, equals, then, else}}"),
+  rewrite: whenEdges,
+});
+
+/**
+ * `calls_embed.model: <id>`: the embedding sibling of §5.15's `calls_rerank.model` — the call's
+ * provider is bound to that model (harness/retrieval/case.ts). §5.15 gives `calls_embed` no
+ * `model`, so the key stays in the value once counted and the directive reads it.
+ */
+legacyForm({
+  at: "node",
+  key: "calls_embed",
+  home: "general",
+  form: "calls_embed.model",
+  retirement: never("conformance-adapter 0.120.1 §5.15 (calls_embed: {input, config?, stores_response_in}; the model is the provider construction block's)", "the embedding provider block's model (or the mock's)"),
+  rewrite(v) {
+    return isMapping(v) && "model" in v ? { value: v, uses: [["model"]] } : undefined;
+  },
+});
+
+/**
+ * A node's `on_other_indices: {...}` written beside its `conditional_suspend` rather than inside it
+ * (§5.1 writes `conditional_suspend: {suspend_on_item_index, descriptor, on_other_indices}`): the
+ * same directive, moved into the mapping it belongs to. Read only when the inner one is absent.
+ */
+legacyForm({
+  at: ["case", "subgraph"],
+  key: "nodes",
+  home: "general",
+  form: "on_other_indices beside conditional_suspend",
+  retirement: never("conformance-adapter 0.120.1 §5.1 (conditional_suspend: {suspend_on_item_index, descriptor, on_other_indices})", "conditional_suspend: {..., on_other_indices: {...}}"),
+  rewrite(v) {
+    if (!isMapping(v)) return undefined;
+    const uses: KeyPath[] = [];
+    const value = Object.fromEntries(
+      Object.entries(v).map(([name, body]) => {
+        if (!isMapping(body) || !("on_other_indices" in body)) return [name, body];
+        const cs = body["conditional_suspend"];
+        if (!isMapping(cs) || "on_other_indices" in cs) return [name, body];
+        uses.push([name, "on_other_indices"]);
+        const { on_other_indices, ...rest } = body;
+        return [name, { ...rest, conditional_suspend: { ...cs, on_other_indices } }];
+      }),
+    );
+    return uses.length > 0 ? { value, uses } : undefined;
+  },
+});

@@ -115,6 +115,7 @@ const RERANK_CONFIG_SCHEMA = { type: "object", additionalProperties: false, prop
 
 interface EmbedValue {
   input?: string[];
+  model?: string;
   input_from_rendered_prompt?: boolean;
   config?: Record<string, unknown>;
   stores_response_in: string;
@@ -137,6 +138,8 @@ export class CallsEmbed {
       input: { type: "array", items: { type: "string" } },
       input_from_rendered_prompt: { const: true },
       config: EMBED_CONFIG_SCHEMA,
+      // Read only through the legacy bundle's `calls_embed.model` form (counted): as calls_rerank.model.
+      model: { type: "string", minLength: 1 },
       stores_response_in: { type: "string", minLength: 1 },
     },
   };
@@ -146,7 +149,7 @@ export class CallsEmbed {
     const content = fromRenderedPrompt(value.input, value.input_from_rendered_prompt, "calls_embed", "input", node, prompts, env.locate(at));
     node.steps.push(async (_s, ctx) => {
       const input = content === "rendered" ? [renderedText(requireRendered(prompts, ctx, "input_from_rendered_prompt", env.locate(at)), "input_from_rendered_prompt", env.locate(at))] : content;
-      const provider = state.embeddingProvider(env.locate(at));
+      const provider = state.embeddingProvider(env.locate(at), value.model);
       const mock = state.embedMock;
       const [sent, served] = [mock.requests.length, mock.served.length];
       let response: EmbeddingResponse | undefined;

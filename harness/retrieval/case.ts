@@ -52,19 +52,22 @@ export class RetrievalCaseState {
     return (this.#rerankMock ??= new MockProvider({ responses: this.mockRerank.map(toMockEntry) }));
   }
 
-  /** The bound EmbeddingProvider: the construction block under the `mapping:`, or the stand-in. */
-  embeddingProvider(where: FixtureLocation): EmbeddingProvider {
+  /**
+   * The bound EmbeddingProvider: the construction block under the `mapping:`, or the stand-in;
+   * `model` (a legacy `calls_embed.model`, read as `calls_rerank.model` is) binds it to that model.
+   */
+  embeddingProvider(where: FixtureLocation, model?: string): EmbeddingProvider {
     const fetch = this.embedMock.fetch;
     const c = this.embedding;
     if (this.mapping === undefined) {
       if (c !== undefined) throw new FixtureSchemaInvalid(`${c.vendor}_embedding_provider needs a mapping: to select its wire shape`, c.where);
-      return new HttpEmbeddingProvider({ name: "stand-in", mapping: openAiEmbeddingMapping, model: echoedModel(this.mockEmbedding) ?? STAND_IN_EMBEDDING_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
+      return new HttpEmbeddingProvider({ name: "stand-in", mapping: openAiEmbeddingMapping, model: model ?? echoedModel(this.mockEmbedding) ?? STAND_IN_EMBEDDING_MODEL, baseUrl: STAND_IN_BASE_URL, fetch });
     }
     if (c === undefined) throw new FixtureSchemaInvalid(`mapping: ${this.mapping} has no ${this.mapping}_embedding_provider block to construct the provider from`, where);
     if (c.vendor !== this.mapping) throw new FixtureSchemaInvalid(`${c.vendor}_embedding_provider does not match mapping: ${this.mapping}`, c.where);
     const f = c.fields as Record<string, never>;
     return embeddingProviders.create(this.mapping, {
-      model: f["model"],
+      model: model ?? f["model"],
       fetch,
       ...(f["base_url"] !== undefined ? { baseUrl: f["base_url"] } : {}),
       ...(f["api_key"] !== undefined ? { apiKey: f["api_key"] } : {}),
