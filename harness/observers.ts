@@ -85,13 +85,22 @@ export class HarnessObserver {
   }
 }
 
+/**
+ * Waits `ms`, ending early when `signal` aborts. The signal is the delivery worker's, shared by every
+ * delivery: the abort listener is removed when the timer fires, or each paced event would leave one
+ * behind (past 10, Node's MaxListenersExceededWarning).
+ */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const onAbort = (): void => {
       clearTimeout(t);
       resolve();
-    }, { once: true });
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }

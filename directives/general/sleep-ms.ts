@@ -16,11 +16,16 @@ export class SleepMs {
         new Promise<void>((resolve, reject) => {
           const signal = cancellationSignal();
           if (signal?.aborted) return reject(signal.reason);
-          const t = setTimeout(resolve, value);
-          signal?.addEventListener("abort", () => {
+          const onAbort = (): void => {
             clearTimeout(t);
-            reject(signal.reason);
-          }, { once: true });
+            reject(signal!.reason);
+          };
+          // The scope's signal outlives this wait: drop the listener when the timer fires.
+          const t = setTimeout(() => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          }, value);
+          signal?.addEventListener("abort", onAbort, { once: true });
         }),
     );
   }

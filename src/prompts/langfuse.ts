@@ -52,7 +52,11 @@ export interface LangfusePromptBackendOptions {
   readonly name?: string;
   /** Passed to the SDK: retries of 408 / 429 / 5xx responses (the SDK's default when absent). */
   readonly maxRetries?: number;
-  /** Passed to the SDK: per-request timeout. */
+  /**
+   * Passed to the SDK: per-request timeout (the SDK's default is 60 s). After a network error the
+   * SDK leaves that timer armed until it fires, holding a short-lived process open that long; a
+   * script that may run while Langfuse is unreachable sets a few seconds here.
+   */
   readonly fetchTimeoutMs?: number;
 }
 

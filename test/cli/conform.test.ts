@@ -63,6 +63,11 @@ copyFileSync(`${FIXTURES}/pass/graph-engine/conformance/001-one-node.yaml`, join
 writeFileSync(join(BIG_ROOT, "graph-engine", "conformance", "002-huge.yaml"), "description: huge\n");
 truncateSync(join(BIG_ROOT, "graph-engine", "conformance", "002-huge.yaml"), 200 * 1024 * 1024);
 const BAD_COUNTS = ["abc", "-1", "1.5", ""];
+/** The shipped fixture whose paced observer receives more than 10 events on one delivery signal. */
+const PACED_ROOT = join(TMP, "paced");
+const PACED = "103-drain-events-for-fan-out-coverage.yaml";
+mkdirSync(join(PACED_ROOT, "graph-engine", "conformance"), { recursive: true });
+copyFileSync(join(PROJECT, "spec", "graph-engine", "conformance", PACED), join(PACED_ROOT, "graph-engine", "conformance", PACED));
 
 /** Every command line the tests below run; all are started in `before`, a few at a time. */
 const RUNS = {
@@ -83,6 +88,7 @@ const RUNS = {
   tinyLimit: ["--spec", `${FIXTURES}/pass`, "--max-fixture-bytes", "10"],
   badLimit: ["--spec", `${FIXTURES}/pass`, "--max-fixture-bytes", "8MB"],
   control: ["--spec", `${FIXTURES}/control`],
+  paced: ["--spec", PACED_ROOT],
 } as const satisfies Record<string, ReadonlyArray<string>>;
 /** The mocha conformance entry (test/conformance.test.ts) in a child process, with extra environment. */
 function mochaEntry(extra: Record<string, string>, reporter: string): Promise<Run> {
@@ -108,6 +114,13 @@ describe("openarmature conform (the CLI, as a child process)", function () {
     const r = await conform(...RUNS.pass);
     expect(r.code, r.stderr).to.equal(0);
     expect(r.stdout).to.match(/graph-engine\s+1\s+0\s+0/);
+  });
+
+  it("prints no process warning (MaxListenersExceededWarning) over a fixture with a paced observer", async () => {
+    const r = await conform(...RUNS.paced);
+    expect(r.code, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/graph-engine\s+1\s+0\s+0/);
+    expect(r.stderr).to.not.match(/MaxListenersExceededWarning|Warning:/);
   });
 
   describe("a command line that selects no fixture exits 2 and says what it looked for", () => {

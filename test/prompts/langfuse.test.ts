@@ -5,12 +5,37 @@
  * and 404 / 5xx / refused connections categorized.
  */
 import { expect } from "chai";
+import { createHook } from "node:async_hooks";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { LangfuseClient } from "@langfuse/client";
 import { configureGlobalLogger, LogLevel, resetGlobalLogger } from "@langfuse/core";
 import { InMemoryPromptBackend, LangfusePromptBackend, PromptManager } from "../../src/prompts/index.ts";
 import { rejection } from "./helpers.ts";
+
+/**
+ * Runs `work` and tracks the timers it arms: `pending()` counts those neither fired nor cleared yet.
+ * Tracking starts after one await, past mocha's own per-test timer (armed when the test function
+ * returns its promise).
+ */
+async function timersArmedBy<T>(work: () => Promise<T>): Promise<{ result: T; pending: () => number; stop: () => void }> {
+  const live = new Set<number>();
+  let tracking = false;
+  const hook = createHook({
+    init: (id, type) => void (tracking && type === "Timeout" && live.add(id)),
+    destroy: (id) => void live.delete(id),
+  }).enable();
+  await null;
+  tracking = true;
+  try {
+    return { result: await work(), pending: () => live.size, stop: () => void hook.disable() };
+  } catch (e) {
+    hook.disable();
+    throw e;
+  } finally {
+    tracking = false;
+  }
+}
 
 interface Served {
   status: number;
@@ -113,8 +138,23 @@ describe("prompts: LangfusePromptBackend (offline, at the wire)", function () {
   });
 
   it("a refused connection is prompt_store_unavailable; malformed sampling config is prompt_config_invalid", async () => {
-    const refused = new LangfusePromptBackend({ client: new LangfuseClient({ publicKey: "pk", secretKey: "sk", baseUrl: "http://127.0.0.1:1" }), maxRetries: 0 });
-    expect((await rejection(refused.fetch("classify", "production"))).category).to.equal("prompt_store_unavailable");
+    // @langfuse/core clears its per-request timeout timer only when fetch resolves: after a network
+    // error the timer stays armed (60 s by default) and holds the process open. A short
+    // fetchTimeoutMs bounds it; the poll below checks the timer is gone soon after the failure.
+    const refused = new LangfusePromptBackend({
+      client: new LangfuseClient({ publicKey: "pk", secretKey: "sk", baseUrl: "http://127.0.0.1:1" }),
+      maxRetries: 0,
+      fetchTimeoutMs: 500,
+    });
+    const timers = await timersArmedBy(() => rejection(refused.fetch("classify", "production")));
+    try {
+      expect(timers.result.category).to.equal("prompt_store_unavailable");
+      const deadline = Date.now() + 3_000;
+      while (timers.pending() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(timers.pending(), "a timer armed by the failed request still holds the process open").to.equal(0);
+    } finally {
+      timers.stop();
+    }
     route = () => ({ status: 200, body: { ...text, config: { temperature: "hot" } } });
     const bad = await rejection(new LangfusePromptBackend({ client: client(), maxRetries: 0 }).fetch("classify", "production"));
     expect(bad.category).to.equal("prompt_config_invalid");
