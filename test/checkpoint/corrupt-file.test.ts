@@ -9,9 +9,9 @@ import Database from "better-sqlite3";
 import { closeSync, openSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { CheckpointStoreCorruptError, SqliteCheckpointer, withCheckpointer, type CheckpointRecord } from "../../src/checkpoint/index.ts";
-import { END, GraphBuilder, GraphRuntimeError, stateSchema } from "../../src/graph/index.ts";
+import { END, GraphBuilder, stateSchema } from "../../src/graph/index.ts";
 import { SessionStoreCorruptError, SqliteSessionStore, withSessions } from "../../src/sessions/index.ts";
-import { tempDir } from "./helpers.ts";
+import { rejection, tempDir, thrown } from "./helpers.ts";
 
 function record(id: string, i: number): CheckpointRecord {
   return { invocationId: id, correlationId: "c", state: { big: "x".repeat(3000) }, completedPositions: [], parentStates: [], schemaVersion: "", lastSavedAt: i + 1 };
@@ -24,24 +24,6 @@ function damage(file: string): void {
   const junk = Buffer.alloc(size - 8192, 0x5a);
   writeSync(fd, junk, 0, junk.length, 4096);
   closeSync(fd);
-}
-
-function caught(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a throw");
-}
-
-async function rejected(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
 }
 
 const graph = new GraphBuilder(stateSchema({ fields: { n: { type: "int", default: 0 } } }))
@@ -63,14 +45,14 @@ describe("SQLite stores: corrupt or foreign files", () => {
 
   it("a text file: both constructors raise their own category naming the file (SQLITE_NOTADB)", () => {
     const file = garbage();
-    const c = caught(() => new SqliteCheckpointer(file));
+    const c = thrown(() => new SqliteCheckpointer(file));
     expect(c).to.be.instanceOf(CheckpointStoreCorruptError);
     expect((c as CheckpointStoreCorruptError).category).to.equal("checkpoint_store_corrupt");
     expect((c as CheckpointStoreCorruptError).file).to.equal(file);
     expect((c as Error).message).to.contain(file).and.contain("SQLITE_NOTADB");
     expect((c as Error).cause).to.be.instanceOf(Database.SqliteError);
 
-    const s = caught(() => new SqliteSessionStore(file));
+    const s = thrown(() => new SqliteSessionStore(file));
     expect(s).to.be.instanceOf(SessionStoreCorruptError);
     expect((s as SessionStoreCorruptError).category).to.equal("session_store_corrupt");
     expect((s as Error).message).to.contain(file).and.contain("SQLITE_NOTADB");
@@ -81,10 +63,10 @@ describe("SQLite stores: corrupt or foreign files", () => {
     const db = new Database(file);
     db.exec("CREATE TABLE openarmature_checkpoints (id INTEGER PRIMARY KEY, payload BLOB); CREATE TABLE openarmature_sessions (k TEXT)");
     db.close();
-    const c = caught(() => new SqliteCheckpointer(file));
+    const c = thrown(() => new SqliteCheckpointer(file));
     expect(c).to.be.instanceOf(CheckpointStoreCorruptError);
     expect((c as Error).message).to.contain(file).and.contain("foreign table").and.contain("invocation_id");
-    const s = caught(() => new SqliteSessionStore(file));
+    const s = thrown(() => new SqliteSessionStore(file));
     expect(s).to.be.instanceOf(SessionStoreCorruptError);
     expect((s as Error).message).to.contain(file).and.contain("foreign table").and.contain("session_id");
   });
@@ -99,15 +81,15 @@ describe("SQLite stores: corrupt or foreign files", () => {
     const reopened = new SqliteCheckpointer(file);
     try {
       for (const op of [() => reopened.load("r3"), () => reopened.list(), () => reopened.save("r9", record("r9", 99))]) {
-        const e = await rejected(op());
+        const e = await rejection(op());
         expect(e).to.be.instanceOf(CheckpointStoreCorruptError);
         expect((e as Error).message).to.contain(file).and.contain("SQLITE_CORRUPT");
       }
-      const e = await rejected(withCheckpointer(graph, reopened).invoke({}, { invocationId: "r7" }));
-      expect((e as GraphRuntimeError).category).to.equal("checkpoint_save_failed");
+      const e = await rejection(withCheckpointer(graph, reopened).invoke({}, { invocationId: "r7" }));
+      expect(e.category).to.equal("checkpoint_save_failed");
       expect((e as Error).cause).to.be.instanceOf(CheckpointStoreCorruptError);
-      const r = await rejected(withCheckpointer(graph, reopened).resume("r3"));
-      expect((r as GraphRuntimeError).category).to.equal("checkpoint_store_corrupt");
+      const r = await rejection(withCheckpointer(graph, reopened).resume("r3"));
+      expect(r.category).to.equal("checkpoint_store_corrupt");
     } finally {
       reopened.close();
     }
@@ -123,13 +105,13 @@ describe("SQLite stores: corrupt or foreign files", () => {
     const reopened = new SqliteSessionStore(file);
     try {
       for (const op of [() => reopened.load("s3"), () => reopened.list(), () => reopened.save("s9", { state: { big: "z" }, schemaVersion: "" })]) {
-        const e = await rejected(op());
+        const e = await rejection(op());
         expect(e).to.be.instanceOf(SessionStoreCorruptError);
         expect((e as Error).message).to.contain(file).and.contain("SQLITE_CORRUPT");
       }
       const bound = withSessions(graph, { store: reopened, projection: "full" });
-      const e = await rejected(bound.invoke({}, { sessionId: "s3" }));
-      expect((e as GraphRuntimeError).category).to.equal("session_load_failed");
+      const e = await rejection(bound.invoke({}, { sessionId: "s3" }));
+      expect(e.category).to.equal("session_load_failed");
       expect((e as Error).cause).to.be.instanceOf(SessionStoreCorruptError);
     } finally {
       reopened.close();

@@ -131,6 +131,16 @@ export function logged(log: string[], name: string, update: StateRecord | ((s: R
   };
 }
 
+/** Expect `f` to throw; return what it threw. */
+export function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  expect.fail("expected a throw");
+}
+
 /** Expect `p` to reject; return the error. */
 export async function rejection(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {
   try {

@@ -13,28 +13,10 @@ import Database from "better-sqlite3";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CheckpointStoreUnavailableError, SqliteCheckpointer, withCheckpointer, type CheckpointRecord } from "../../src/checkpoint/index.ts";
-import { END, GraphBuilder, GraphRuntimeError, stateSchema } from "../../src/graph/index.ts";
+import { END, GraphBuilder, stateSchema } from "../../src/graph/index.ts";
 import { SessionStoreUnavailableError, SqliteSessionStore } from "../../src/sessions/index.ts";
 import { unavailableFileProblem } from "../../src/sqlite/file.ts";
-import { tempDir } from "./helpers.ts";
-
-function caught(f: () => unknown): unknown {
-  try {
-    f();
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a throw");
-}
-
-async function rejected(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected a rejection");
-}
+import { rejection, tempDir, thrown } from "./helpers.ts";
 
 function record(id: string, size: number): CheckpointRecord {
   return { invocationId: id, correlationId: "c", state: { big: "x".repeat(size) }, completedPositions: [], parentStates: [], schemaVersion: "", lastSavedAt: Date.now() };
@@ -47,7 +29,7 @@ describe("SQLite stores: a file that cannot be opened or written", () => {
 
   /** Both constructors on `path`: their categories, the path and `advice` in the message, the driver's error as cause. */
   function expectBoth(path: string, advice: RegExp, code?: string): void {
-    const c = caught(() => new SqliteCheckpointer(path));
+    const c = thrown(() => new SqliteCheckpointer(path));
     expect(c, String(c)).to.be.instanceOf(CheckpointStoreUnavailableError);
     expect((c as CheckpointStoreUnavailableError).category).to.equal("checkpoint_store_unavailable");
     expect((c as CheckpointStoreUnavailableError).file).to.equal(path);
@@ -56,7 +38,7 @@ describe("SQLite stores: a file that cannot be opened or written", () => {
       expect((c as Error).message).to.contain(code);
       expect((c as Error).cause).to.be.instanceOf(Database.SqliteError);
     }
-    const s = caught(() => new SqliteSessionStore(path));
+    const s = thrown(() => new SqliteSessionStore(path));
     expect(s, String(s)).to.be.instanceOf(SessionStoreUnavailableError);
     expect((s as SessionStoreUnavailableError).category).to.equal("session_store_unavailable");
     expect((s as Error).message).to.contain(`"${path}"`).and.match(advice);
@@ -88,7 +70,7 @@ describe("SQLite stores: a file that cannot be opened or written", () => {
       await cp.save("kept", record("kept", 100));
       const pages = cp.database.pragma("page_count", { simple: true }) as number;
       cp.database.pragma(`max_page_count = ${pages}`); // SQLite's own limit: the database is now full
-      const e = await rejected(cp.save("big", record("big", 200_000)));
+      const e = await rejection(cp.save("big", record("big", 200_000)));
       expect(e).to.be.instanceOf(CheckpointStoreUnavailableError);
       expect((e as Error).message).to.contain(file).and.contain("SQLITE_FULL").and.contain("free space");
       expect((await cp.load("kept"))?.state).to.deep.equal({ big: "x".repeat(100) });
@@ -98,8 +80,8 @@ describe("SQLite stores: a file that cannot be opened or written", () => {
         .addEdge("a", END)
         .setEntry("a")
         .compile({ name: "g" });
-      const run = await rejected(withCheckpointer(graph, cp).invoke({}, { invocationId: "run" }));
-      expect((run as GraphRuntimeError).category).to.equal("checkpoint_save_failed");
+      const run = await rejection(withCheckpointer(graph, cp).invoke({}, { invocationId: "run" }));
+      expect(run.category).to.equal("checkpoint_save_failed");
       expect((run as Error).cause).to.be.instanceOf(CheckpointStoreUnavailableError);
     } finally {
       cp.close();
@@ -112,7 +94,7 @@ describe("SQLite stores: a file that cannot be opened or written", () => {
     try {
       await store.save("kept", { state: { a: 1 } });
       store.database.pragma(`max_page_count = ${store.database.pragma("page_count", { simple: true }) as number}`);
-      const e = await rejected(store.save("big", { state: { big: "z".repeat(200_000) } }));
+      const e = await rejection(store.save("big", { state: { big: "z".repeat(200_000) } }));
       expect(e).to.be.instanceOf(SessionStoreUnavailableError);
       expect((e as Error).message).to.contain(file).and.contain("SQLITE_FULL");
       expect((await store.load("kept"))?.state).to.deep.equal({ a: 1 });
