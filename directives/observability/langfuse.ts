@@ -118,11 +118,16 @@ export const TRACE_ENTRY: Shape = Shapes.named({
 
 /**
  * The record an entry is matched against (metadata_absent reads the metadata map,
- * metadata_truncation the metadata map and the call's untruncated payloads).
+ * metadata_truncation the metadata map and the call's untruncated payloads, prompt_entity_link the
+ * Prompt entity the native prompt link resolved to in the fake's project).
  */
 function view(t: RecordedTrace, fullPayloads: readonly string[] = []): Record<string, unknown> {
   const obs = (o: RecordedTrace["observations"][number]): Record<string, unknown> => {
     const { startTime: _t, children, ...rest } = o;
+    // prompt_entity_link (fixture 024, §8.4.4): the Prompt entity the Generation's native prompt link
+    // resolved to; prompt_entity_link_absent: no link was passed to the SDK at all.
+    const link = o.promptId ?? undefined;
+    const linkAbsent = o.promptName === undefined;
     // input_parses_as_messages (fixture 023): the Generation input, parsed back to the message list.
     // input_is_raw_string_with_marker (fixture 023): a truncated input stays the raw string, marker kept (§8.7).
     const truncated = typeof o.input === "string" && /\u2026\[truncated, \d+ bytes total\]$/.test(o.input);
@@ -133,6 +138,8 @@ function view(t: RecordedTrace, fullPayloads: readonly string[] = []): Record<st
       usage: o.usageDetails,
       input_parses_as_messages: o.input,
       input_is_raw_string_with_marker: truncated,
+      ...(link !== undefined ? { prompt_entity_link: link } : {}),
+      prompt_entity_link_absent: linkAbsent,
       children: children.map(obs),
     };
   };

@@ -129,4 +129,4 @@ const rows: ClaimRow<SpanView>[] = [
 ];
 
 registerClaims("observability", read, rows);
-registerClaims("llm-provider", read, rows.filter((r) => ["n_attempts_emit_n_llm_spans", "attempt_index_attribute_distinct_per_span", "every_attempt_span_carries_error_category", "exactly_one_attempt_span_for_non_transient", "retry_reason_discriminates_reask_vs_transient_in_one_loop"].includes(r.name)));
+registerClaims("llm-provider", read, rows.filter((r) => ["n_attempts_emit_n_llm_spans", "attempt_index_attribute_distinct_per_span", "every_attempt_span_carries_error_category", "exactly_one_attempt_span_for_non_transient", "retry_reason_discriminates_reask_vs_transient_in_one_loop"].includes(String(r.name))));

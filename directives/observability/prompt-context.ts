@@ -18,6 +18,7 @@ import { FixtureSchemaInvalid } from "../../src/conformance/errors.ts";
 import type { KeyPath } from "../../src/conformance/source.ts";
 import type { BuildEnv, NodeAssembly } from "../../harness/graph/node-directive.ts";
 import { PromptContextSlot, recordRender, type DeclaredPrompt, type PromptBackendType } from "../../harness/prompts/rendered.ts";
+import { LangfuseCaptureSlot } from "../../harness/observability/langfuse.ts";
 
 const HOME = "observability";
 
@@ -49,9 +50,12 @@ interface BackendValue {
  * template_hash, sampling?, token_budget?, langfuse_prompt_reference?}}}` (observability 024, 126,
  * 129 notes): the prompts the case's backend serves, with the identity written (the fixtures pin
  * `version` and `template_hash`). `type: filesystem` serves them with no Langfuse Prompt reference;
- * `type: mock_with_langfuse_reference` attaches each prompt's `langfuse_prompt_reference` as its
- * `observability_entities.langfuse_prompt` (prompt-management §3, observability §8.4.4), the slot the
- * library's Langfuse backend fills. Either way the store is the library's in-memory backend.
+ * `type: mock_with_langfuse_reference` registers each prompt's `langfuse_prompt_reference` as a
+ * Prompt entity of the fake Langfuse project (conformance-adapter §6.4) and attaches the entity's
+ * prompt client as its `observability_entities.langfuse_prompt` — what prompt-management §3 puts
+ * there ("the Langfuse TypeScript SDK's" Prompt reference), the slot the library's Langfuse backend
+ * fills. The recorded Generation then names the entity it links to (`prompt_entity_link`). Either
+ * way the store is the library's in-memory backend.
  */
 @directive({ name: "prompt_backend", at: "case", home: HOME, section: "observability 024 / 126 / 129 harness notes", summary: "the prompts renders_prompt renders (identity, template, token_budget, Langfuse reference)" })
 export class PromptBackendDirective {
@@ -66,6 +70,8 @@ export class PromptBackendDirective {
   };
   configure(value: BackendValue, ctx: ConfigureContext): void {
     const prompts = new Map<string, DeclaredPrompt>();
+    const lf = ctx.slot(LangfuseCaptureSlot).prompts;
+    const seen = new Set<string>();
     for (const [key, p] of Object.entries(value.prompts)) {
       const at = (k: string): KeyPath => [...ctx.self.path, "prompts", key, k];
       if ((p["template"] === undefined) === (p["chat_template"] === undefined)) {
@@ -75,7 +81,16 @@ export class PromptBackendDirective {
       if (ref !== undefined && value.type !== "mock_with_langfuse_reference") {
         throw new FixtureSchemaInvalid(`prompt '${key}': a langfuse_prompt_reference needs prompt_backend type mock_with_langfuse_reference (a ${value.type} backend exposes none)`, ctx.locate(at("langfuse_prompt_reference")));
       }
-      prompts.set(key, ref === undefined ? rest : { ...rest, observability_entities: { langfuse_prompt: ref } });
+      if (ref === undefined) {
+        prompts.set(key, rest);
+        continue;
+      }
+      const id = String(ref);
+      if (seen.has(id)) throw new FixtureSchemaInvalid(`prompt '${key}': langfuse_prompt_reference '${id}' is already another prompt's Langfuse Prompt entity`, ctx.locate(at("langfuse_prompt_reference")));
+      seen.add(id);
+      const chat = rest["chat_template"] !== undefined;
+      const client = lf.create(id, { name: String(rest["name"]), type: chat ? "chat" : "text", prompt: chat ? rest["chat_template"] : rest["template"], labels: [String(rest["label"])] });
+      prompts.set(key, { ...rest, observability_entities: { langfuse_prompt: client } });
     }
     ctx.slot(PromptContextSlot).declared = { type: value.type, prompts, where: ctx.locate(ctx.self.path) };
   }

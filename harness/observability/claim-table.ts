@@ -12,7 +12,8 @@ import { useOtelCapture } from "./capture.ts";
 
 /** One row of a claim table: `V` the fixture value, `O` what the claim reads. */
 export interface ClaimRow<O, V = unknown> {
-  readonly name: string;
+  /** The claim's name, or a family of names whose named groups (e.g. a node) parameterize it. */
+  readonly name: string | RegExp;
   /** The fixture prose defining it (e.g. `observability 001`). */
   readonly section: string;
   readonly summary: string;
@@ -21,9 +22,10 @@ export interface ClaimRow<O, V = unknown> {
   readonly schema?: JsonSchema;
   /**
    * The check: `null` when the claim holds, else the explanation. For a boolean claim the value is
-   * what the fixture asserts: `false` asserts the claim does not hold.
+   * what the fixture asserts: `false` asserts the claim does not hold. `groups` are a name
+   * family's named groups (empty for a plain name).
    */
-  check(observed: O, value: V): string | null;
+  check(observed: O, value: V, groups: Readonly<Record<string, string>>): string | null;
 }
 
 /**
@@ -49,12 +51,12 @@ export function registerClaims<O>(
       check(value: unknown, obs: Observation, ctx: CheckContext): void {
         const observed = read(obs, ctx);
         if (observed === null) return;
-        const why = row.check(observed, value);
+        const why = row.check(observed, value, ctx.self.groups);
         if (boolean) claim(ctx, value as boolean, why === null, () => why ?? "");
-        else if (why !== null) ctx.fail(`${row.name}: ${why} (asserted ${show(value)})`);
+        else if (why !== null) ctx.fail(`${ctx.self.key}: ${why} (asserted ${show(value)})`);
       }
     };
-    Object.defineProperty(cls, "name", { value: row.name });
+    Object.defineProperty(cls, "name", { value: typeof row.name === "string" ? row.name : row.name.source });
     directive({ name: row.name, at: row.at ?? "invariant", home, summary: row.summary, section: row.section })(cls);
   }
 }

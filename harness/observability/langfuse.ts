@@ -36,6 +36,14 @@ export interface RecordedObservation {
   readonly model?: string;
   readonly modelParameters?: Record<string, unknown>;
   readonly usageDetails?: Record<string, unknown>;
+  /**
+   * §8.4.4 (the SDK's native prompt link, `langfuse.observation.prompt.name` / `.version`): the
+   * linked Prompt entity's name and version as the span carried them, and the entity they resolve
+   * to in the fake's project (`null` when none matches); all three absent when no link was passed.
+   */
+  readonly promptName?: string;
+  readonly promptVersion?: number;
+  readonly promptId?: string | null;
   readonly startTime: HrTime;
   readonly children: RecordedObservation[];
 }
@@ -98,8 +106,63 @@ export function isPayloadBearing(s: ReadableSpan): boolean {
 
 const earlier = (a: HrTime, b: HrTime): number => a[0] - b[0] || a[1] - b[1];
 
-/** Langfuse's ingest of `langfuse.*` spans: traces by trace id, observations joined by parent span id. */
-export function decodeLangfuseSpans(spans: readonly ReadableSpan[]): RecordedTrace[] {
+/**
+ * A prompt client of the fake, shaped as `@langfuse/client`'s `TextPromptClient` /
+ * `ChatPromptClient` (the fields a caller reads: `name`, the Langfuse version number, `isFallback`,
+ * `type`, `prompt`, `config`, `labels`, `tags`, `commitMessage`) — what a backend exposing a
+ * Langfuse Prompt reference places on `Prompt.observability_entities['langfuse_prompt']`
+ * (prompt-management §3: the TypeScript SDK's Prompt reference).
+ */
+export interface FakeLangfusePromptClient {
+  readonly name: string;
+  readonly version: number;
+  readonly isFallback: false;
+  readonly type: "text" | "chat";
+  readonly prompt: unknown;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly labels: readonly string[];
+  readonly tags: readonly string[];
+  readonly commitMessage: null;
+}
+
+/** One Prompt entity of the fake's Langfuse project. */
+export interface FakeLangfusePromptEntity {
+  readonly id: string;
+  readonly name: string;
+  readonly version: number;
+}
+
+/**
+ * The fake Langfuse project's Prompt entities (observability §8.4.4's link target). Creating one
+ * assigns it the next version of its name, as Langfuse numbers a prompt's versions from 1, and
+ * returns its prompt client; ingest resolves a Generation's native prompt link (name, version) to
+ * the entity it names, as Langfuse does.
+ */
+export class LangfusePromptStore {
+  readonly #byId = new Map<string, FakeLangfusePromptEntity>();
+  readonly #latest = new Map<string, number>();
+
+  /** Create entity `id` (a reference no other entity of the project holds) and return its prompt client. */
+  create(id: string, p: { readonly name: string; readonly type: "text" | "chat"; readonly prompt: unknown; readonly labels: readonly string[] }): FakeLangfusePromptClient {
+    if (this.#byId.has(id)) throw new Error(`the fake Langfuse project already holds a Prompt entity '${id}'`);
+    const version = (this.#latest.get(p.name) ?? 0) + 1;
+    this.#latest.set(p.name, version);
+    this.#byId.set(id, { id, name: p.name, version });
+    return Object.freeze({ name: p.name, version, isFallback: false, type: p.type, prompt: p.prompt, config: {}, labels: [...p.labels], tags: [], commitMessage: null });
+  }
+
+  /** The entity a native prompt link (name, version) names, if the project holds one. */
+  resolve(name: string, version: number): FakeLangfusePromptEntity | undefined {
+    for (const e of this.#byId.values()) if (e.name === name && e.version === version) return e;
+    return undefined;
+  }
+}
+
+/**
+ * Langfuse's ingest of `langfuse.*` spans: traces by trace id, observations joined by parent span
+ * id, a Generation's native prompt link resolved against `prompts` (the project's entities).
+ */
+export function decodeLangfuseSpans(spans: readonly ReadableSpan[], prompts: LangfusePromptStore = new LangfusePromptStore()): RecordedTrace[] {
   const byTrace = new Map<string, ReadableSpan[]>();
   for (const s of spans.filter(isLangfuseObservationSpan)) {
     const id = s.spanContext().traceId;
@@ -137,6 +200,13 @@ export function decodeLangfuseSpans(spans: readonly ReadableSpan[]): RecordedTra
       if (a[L.OBSERVATION_MODEL] !== undefined) o["model"] = a[L.OBSERVATION_MODEL];
       if (a[L.OBSERVATION_MODEL_PARAMETERS] !== undefined) o["modelParameters"] = parsed(a[L.OBSERVATION_MODEL_PARAMETERS]);
       if (a[L.OBSERVATION_USAGE_DETAILS] !== undefined) o["usageDetails"] = parsed(a[L.OBSERVATION_USAGE_DETAILS]);
+      const promptName = a[L.OBSERVATION_PROMPT_NAME];
+      if (promptName !== undefined) {
+        const promptVersion = Number(a[L.OBSERVATION_PROMPT_VERSION]);
+        o["promptName"] = String(promptName);
+        o["promptVersion"] = promptVersion;
+        o["promptId"] = prompts.resolve(String(promptName), promptVersion)?.id ?? null;
+      }
       return o as unknown as RecordedObservation;
     };
     // Trace fields: merged over the trace's spans (later spans win), as Langfuse upserts them.
@@ -216,6 +286,8 @@ export class LangfuseCaptureState {
   caseDisableProviderPayload: boolean | undefined;
   readonly client: ClientSetup = { mode: "credentials", provider: "global", preexistingSameKeyClient: false };
   readonly registry = new LangfuseFakeRegistry();
+  /** The fake project's Prompt entities (a backend exposing Langfuse references creates them). */
+  readonly prompts = new LangfusePromptStore();
   /** The recording exporter on the provider the fake builds or is given in isolation (the recorded side). */
   readonly exporter = new InMemorySpanExporter();
   readonly errors: string[] = [];
@@ -327,7 +399,7 @@ export function useLangfuseCapture(ctx: ConfigureContext): LangfuseCaptureState 
     call.observation.set(ConstructionErrors, state.constructionError ? [state.constructionError] : []);
     // The recorded side: what reached the provider the client is bound to.
     const spans = [...state.exporter.getFinishedSpans(), ...(state.boundToGlobal && global.used ? global.exporter.getFinishedSpans() : [])];
-    call.observation.set(LangfuseCapture, { traces: decodeLangfuseSpans(spans), errors: [...state.errors], invocations: [...state.invocations], fullPayloads: [...(state.otel?.fullPayloads ?? [])] });
+    call.observation.set(LangfuseCapture, { traces: decodeLangfuseSpans(spans, state.prompts), errors: [...state.errors], invocations: [...state.invocations], fullPayloads: [...(state.otel?.fullPayloads ?? [])] });
   });
   return state;
 }

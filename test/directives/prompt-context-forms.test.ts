@@ -43,6 +43,17 @@ const PROMPT_CASE = (budget = "") => `${BACKEND(budget)}\nrender_variables: {x: 
 const RENDERS = "    renders_prompt: classify";
 const IDENTITY = `active_prompt: {name: classify, version: "v7", label: production, template_hash: h1, rendered_hash: "<any-string>"}`;
 
+/** The call's Langfuse Generation under node n, with its §8.4.4 prompt link (024's entry keys). */
+const GENERATION = (link: string) => `expected:
+  langfuse_trace:
+    observations:
+      - type: span
+        name: n
+        children:
+          - {type: generation, name: openarmature.llm.complete, ${link}, metadata: {prompt: {name: classify, version: "v7"}}}`;
+const LF_CASE = `${BACKEND("", "mock_with_langfuse_reference", ", langfuse_prompt_reference: lf-1")}\nrender_variables: {x: y}`;
+const LLM_NODE = `${RENDERS}\n    calls_llm: {stores_response_in: msg}`;
+
 const event = (type: string, fields: string) => `expected:
   observers:
     collector:
@@ -74,6 +85,10 @@ directiveTester("prompt-context forms (observability harness notes)", {
     graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND()}\nexpected_error: {category: prompt_render_error}`),
     // A Langfuse-reference backend serves the same identity.
     graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND("", "mock_with_langfuse_reference", ", langfuse_prompt_reference: lf-1")}\nrender_variables: {x: y}\n${COLLECTOR}\n${event("LlmCompletionEvent", IDENTITY)}`),
+    // §8.4.4 case 1 (024): the Generation is linked, through the SDK's native prompt link, to the
+    // Prompt entity the backend's reference names; case 2: a backend exposing none links nothing.
+    graph(LLM_NODE, `${LLM_OK}\n${LF_CASE}\n${GENERATION("prompt_entity_link: lf-1")}`),
+    graph(LLM_NODE, `${LLM_OK}\n${PROMPT_CASE()}\n${GENERATION("prompt_entity_link_absent: true")}`),
   ],
   invalid: [
     {
@@ -105,6 +120,19 @@ directiveTester("prompt-context forms (observability harness notes)", {
       code: graph(`${RENDERS}\n    calls_llm: {stores_response_in: msg}`, `${LLM_OK}\n${BACKEND("", "filesystem", ", langfuse_prompt_reference: lf-1")}`),
       category: "fixture_schema_invalid",
       message: "needs prompt_backend type mock_with_langfuse_reference",
+    },
+    // The link names the entity the reference registered, and only a reference establishes one.
+    { code: graph(LLM_NODE, `${LLM_OK}\n${LF_CASE}\n${GENERATION("prompt_entity_link: lf-2")}`), message: "lf-2" },
+    { code: graph(LLM_NODE, `${LLM_OK}\n${LF_CASE}\n${GENERATION("prompt_entity_link_absent: true")}`), message: "prompt_entity_link_absent" },
+    { code: graph(LLM_NODE, `${LLM_OK}\n${PROMPT_CASE()}\n${GENERATION("prompt_entity_link: lf-1")}`), message: "prompt_entity_link" },
+    // Two prompts cannot be the same Langfuse Prompt entity.
+    {
+      code: graph(
+        LLM_NODE,
+        `${LLM_OK}\nprompt_backend:\n  type: mock_with_langfuse_reference\n  prompts:\n    classify: {name: classify, version: "v7", label: production, template: "c", template_hash: h1, langfuse_prompt_reference: lf-1}\n    other: {name: other, version: "v1", label: production, template: "o", template_hash: h2, langfuse_prompt_reference: lf-1}`,
+      ),
+      category: "fixture_schema_invalid",
+      message: "already another prompt's Langfuse Prompt entity",
     },
     // The identity and the rendered text are what the library reports, not what the fixture wrote.
     {
