@@ -25,6 +25,7 @@ import {
   END,
   GraphBuilder,
   GraphInterrupt,
+  NodeException,
   currentNodeContext,
   type CompiledGraph,
   type MaybePromise,
@@ -314,7 +315,13 @@ export class ParallelBranchesNode implements NodeKind<StateRecord, StateRecord> 
       // A cancellation (the caller's, surfacing at this node as invocation_cancelled) is not a branch failure.
       if (e instanceof GraphInterrupt || e instanceof CancelledError || outcome.cancelled) throw e;
       // §11.5 fail_fast: buffered contributions are discarded; recoverable state = entry state.
-      throw new ParallelBranchesBranchFailedError(branches[outcome.fatal.index]!.name, e, nodeLocation(ctx, state));
+      // §11.9: the carrier wraps "a `call` branch's callable['s]" exception as its direct cause. A call
+      // branch runs as a one-node graph whose own node_exception is not part of that chain: unwrap it,
+      // so §6.1's single-level classifier sees the callable's category (a node-level retry re-runs the
+      // node on a transient branch failure).
+      const failed = branches[outcome.fatal.index]!;
+      const cause = failed.isCall && e instanceof NodeException ? e.cause : e;
+      throw new ParallelBranchesBranchFailedError(failed.name, cause, nodeLocation(ctx, state));
     }
 
     // §11.4 / §11.8: merge buffered contributions in branch insertion order.

@@ -8,6 +8,7 @@ import {
   ParallelBranchesBranchFailedError,
   type BranchFailure,
 } from "../../src/pipeline/index.ts";
+import { CategorizedError, constantBackoff, retry } from "../../src/pipeline/middleware/index.ts";
 import { chain, recorder, runtimeErrorOf, single, sleep } from "./helpers.ts";
 
 const alpha = single({ a_out: { type: "int", default: 0 } }, "a", () => ({ a_out: 1 }), "alpha");
@@ -329,5 +330,42 @@ describe("pipeline/parallel-branches: branch middleware (§11.7)", () => {
     const r = await g.invoke({});
     expect(runs).to.equal(2);
     expect(r.state).to.deep.equal({ a: "ok", b: "prior" });
+  });
+});
+
+describe("parallel branches: a call branch's failure under fail_fast (§11.9)", () => {
+  const State = stateSchema({ fields: { a: { type: "int", default: 0 }, b: { type: "int", default: 0 } } });
+  const flakyBranches = (failures: number, counter: { calls: number }) =>
+    parallelBranches({
+      branches: {
+        vector: {
+          call: async () => {
+            if (++counter.calls <= failures) throw new CategorizedError("provider_rate_limit", "429 from the index");
+            return { a: 1 };
+          },
+        },
+        fts: { call: async () => ({ b: 1 }) },
+      },
+    });
+
+  it("wraps the callable's exception as the carrier's direct cause (no one-node-graph node_exception between)", async () => {
+    const counter = { calls: 0 };
+    const g = new GraphBuilder(State).addNode("retrieve", flakyBranches(1, counter)).addEdge("retrieve", END).setEntry("retrieve").compile();
+    const carrier = await runtimeErrorOf(g.invoke({}));
+    expect(carrier).to.be.instanceOf(ParallelBranchesBranchFailedError);
+    expect((carrier as ParallelBranchesBranchFailedError).cause).to.be.instanceOf(CategorizedError);
+    expect(((carrier as ParallelBranchesBranchFailedError).cause as CategorizedError).category).to.equal("provider_rate_limit");
+  });
+
+  it("so node-level retry with the default classifier re-runs the node on a transient branch failure", async () => {
+    const counter = { calls: 0 };
+    const g = new GraphBuilder(State)
+      .addNode("retrieve", flakyBranches(1, counter), { middleware: [retry({ maxAttempts: 2, backoff: constantBackoff(0) })] })
+      .addEdge("retrieve", END)
+      .setEntry("retrieve")
+      .compile();
+    const r = await g.invoke({});
+    expect(counter.calls).to.equal(2);
+    expect(r.state).to.deep.equal({ a: 1, b: 1 });
   });
 });
