@@ -3,7 +3,8 @@
  * supports, each case with the output Jinja2 gives (numbers print as JavaScript numbers: `2.0` is `2`).
  */
 import { expect } from "chai";
-import { renderTemplate, TemplateFailure } from "../../src/prompts/index.ts";
+import { renderTemplate } from "../../src/prompts/index.ts";
+import { failure } from "./helpers.ts";
 
 const V = { user: { name: "ann", tags: ["a", "b"] }, xs: [3, 1, 2], d: { b: 2, a: 1 }, s: "  Hello World  ", n: 7, f: 2.5, t: true, nul: null, items: [{ n: "x", ok: true }, { n: "y", ok: false }] };
 const CASES: [string, string][] = [
@@ -53,16 +54,6 @@ const CASES: [string, string][] = [
   ["{{ user.nope | default('d') }} {{ user.tags | first | upper }}", "d A"],
   ["{%- for x in xs -%}\n  {{ x }}\n{%- endfor %}", "312"],
 ];
-
-function failure(fn: () => unknown): TemplateFailure {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(TemplateFailure);
-    return e as TemplateFailure;
-  }
-  throw new Error("expected a TemplateFailure");
-}
 
 describe("prompts: template language", () => {
   for (const [src, want] of CASES) {

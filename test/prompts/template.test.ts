@@ -1,16 +1,7 @@
 /** The template engine: Jinja2-style syntax, strict undefined that names the variable (§8), determinism (§13). */
 import { expect } from "chai";
-import { renderTemplate, templateVariables, TemplateFailure } from "../../src/prompts/index.ts";
-
-function failure(fn: () => unknown): TemplateFailure {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).to.be.instanceOf(TemplateFailure);
-    return e as TemplateFailure;
-  }
-  throw new Error("expected a TemplateFailure");
-}
+import { renderTemplate, templateVariables } from "../../src/prompts/index.ts";
+import { failure } from "./helpers.ts";
 
 describe("prompts: template engine", () => {
   it("renders Jinja2-style variables, filters, loops and conditionals", () => {
